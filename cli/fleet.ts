@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+/**
+ * `fleet <command> [args]`: one CLI for every part. Each command lives in `cli/commands/<name>.ts`
+ * and is loaded only when named, so `fleet eventlog` does not pay for the verifier's imports.
+ */
+import { FleetError, errorMessage } from '../shared/errors.js';
+
+interface Command {
+  summary: string;
+  load: () => Promise<{ run(args: string[]): Promise<number> }>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  eventlog: { summary: 'decode a TCG event log and replay it: fleet eventlog [--json] FILE', load: () => import('./commands/eventlog.js') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: fleet <command> [args]\n\ncommands:\n${lines.join('\n')}\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    process.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    process.stderr.write(`fleet: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  return (await cmd.load()).run(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const code = err instanceof FleetError ? ` [${err.code}]` : '';
+    process.stderr.write(`fleet: ${errorMessage(err)}${code}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// First-run setup for `npm test`, `npm run demo` and `npm run bench` on a fresh Debian machine:
+// installs the npm packages and the Debian packages the tests and demo drive (swtpm, tpm2-tools).
+// Plain JS on purpose: on a fresh clone nothing from npm is installed yet. Quiet when all is present.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// command on PATH → Debian package that provides it
+const DEBIAN = {
+  swtpm: 'swtpm',
+  swtpm_setup: 'swtpm-tools',
+  swtpm_localca: 'swtpm-tools',
+  tpm2_createek: 'tpm2-tools',
+  openssl: 'openssl',
+};
+
+function onPath(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function ensureNpm() {
+  const lock = join(root, 'package-lock.json');
+  const stamp = join(root, 'node_modules', '.package-lock.json');
+  if (existsSync(stamp) && statSync(stamp).mtimeMs >= statSync(lock).mtimeMs) return;
+  console.error('setup: installing npm packages (npm ci)');
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
+}
+
+function ensureDebian() {
+  const missing = [...new Set(Object.entries(DEBIAN).filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg))];
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot || !onPath('apt-get')) {
+    console.error(`setup: missing Debian packages ${missing.join(' ')}; install them as root: apt-get install ${missing.join(' ')}`);
+    process.exit(1);
+  }
+  console.error(`setup: installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env, stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+  // A fresh machine may have empty package lists: update once, then retry.
+  if (!install()) {
+    execFileSync('apt-get', ['update', '-q'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (!install()) {
+      console.error(`setup: apt-get could not install ${missing.join(' ')}`);
+      process.exit(1);
+    }
+  }
+}
+
+ensureNpm();
+ensureDebian();
+// The package.json must still parse: a truncated checkout is a setup problem, say it here.
+JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -1,0 +1,28 @@
+/**
+ * Every error fleet raises on purpose carries a stable `code` (for logs, tests and the wire) and a
+ * message a person can act on. Parsers raise `ParseError`, so malformed input from a TPM, an event
+ * log, a frame or a request body is always a typed refusal, never a crash.
+ */
+export class FleetError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'FleetError';
+    this.code = code;
+  }
+}
+
+/** Malformed bytes or text: `code` names the format (`tpm-malformed`, `eventlog-malformed`, ...). */
+export class ParseError extends FleetError {
+  /** Byte offset where parsing failed, when it is known. */
+  readonly offset: number | undefined;
+  constructor(code: string, message: string, offset?: number) {
+    super(code, offset === undefined ? message : `${message} (at byte ${offset})`);
+    this.name = 'ParseError';
+    this.offset = offset;
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
