@@ -1,0 +1,60 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorMessage } from '../../shared/errors.js';
+import type { Tpm } from '../../shared/tpm/client.js';
+import { RETRYABLE_VERDICTS, type Verdict } from '../../shared/wire/verdicts.js';
+import { removeInstallCode, writeInstallCode } from '../install-code.js';
+import { attestOnce, type BootFacts } from './attest-once.js';
+import type { ClientOptions } from './verifier-client.js';
+
+export interface AttestRun {
+  tpm: Tpm;
+  client: ClientOptions;
+  boot: BootFacts;
+  installCodePath: string;
+  /** Prints one console line. */
+  say: (line: string) => void;
+  tries?: number;
+  /** Between tries; the lab waits 30 s. */
+  retryDelayMs?: number;
+  wait?: (ms: number) => Promise<void>;
+}
+
+export type AttestOutcome =
+  | { kind: 'passed'; installCode: boolean }
+  | { kind: 'failed'; verdict: Verdict }
+  | { kind: 'no-verdict'; tries: number };
+
+/**
+ * Attests this boot: up to `tries` times (`attest: try N failed: <reason>` for each that got no
+ * verdict), then prints `attest: PASSED` or `attest: FAILED <verdict>: <reason>`. A code that an
+ * earlier boot or try left is removed first, so only this attestation's pass leaves one.
+ */
+export async function runAttestation(run: AttestRun): Promise<AttestOutcome> {
+  const tries = run.tries ?? 5;
+  const wait = run.wait ?? ((ms: number) => sleep(ms));
+  await removeInstallCode(run.installCodePath);
+  for (let n = 1; n <= tries; n++) {
+    let reason: string;
+    try {
+      const answer = await attestOnce(run.tpm, run.client, run.boot);
+      if (answer.verdict === 'attested') {
+        run.say('attest: PASSED');
+        if (!answer.installCode) return { kind: 'passed', installCode: false };
+        await writeInstallCode(run.installCodePath, answer.installCode);
+        run.say('install code written');
+        return { kind: 'passed', installCode: true };
+      }
+      if (!RETRYABLE_VERDICTS.has(answer.verdict)) {
+        run.say(`attest: FAILED ${answer.verdict}: ${answer.message}`);
+        return { kind: 'failed', verdict: answer.verdict };
+      }
+      reason = `${answer.verdict}: ${answer.message}`;
+    } catch (err) {
+      reason = errorMessage(err);
+    }
+    run.say(`attest: try ${n} failed: ${reason}`);
+    if (n < tries) await wait(run.retryDelayMs ?? 30_000);
+  }
+  run.say(`attest: no verdict after ${tries} tries; read journalctl -u fleetd on the verifier`);
+  return { kind: 'no-verdict', tries };
+}

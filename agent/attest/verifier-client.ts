@@ -1,0 +1,68 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { TSchema, Static } from '@sinclair/typebox';
+import { FleetError, errorMessage } from '../../shared/errors.js';
+import { checkValue } from '../../shared/wire/validate.js';
+
+/** A failure worth another try: the verifier did not answer, or answered 5xx. */
+export class TransportError extends FleetError {}
+
+/** The verifier refused the request itself (4xx): another try would be refused the same way. */
+export class RequestRefused extends FleetError {}
+
+export interface ClientOptions {
+  /** e.g. https://fleetd.example:8443 */
+  baseUrl: string;
+  /** PEM CA bundle the verifier's certificate must chain to (the agent trusts nothing else). */
+  ca?: string | Buffer;
+  timeoutMs?: number;
+}
+
+const MAX_ANSWER = 64 * 1024;
+
+/** POSTs JSON to the verifier and checks the answer against the wire schema. */
+export async function postJson<T extends TSchema>(opts: ClientOptions, path: string, body: unknown, answer: T): Promise<Static<T>> {
+  const url = new URL(path, opts.baseUrl);
+  const payload = Buffer.from(JSON.stringify(body));
+  const send = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : null;
+  if (!send) throw new RequestRefused('usage', `the verifier URL ${opts.baseUrl} is neither http nor https`);
+  const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': payload.length },
+        timeout: opts.timeoutMs ?? 30_000,
+        ...(url.protocol === 'https:' && opts.ca ? { ca: opts.ca } : {}),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_ANSWER) req.destroy(new Error(`answer exceeds ${MAX_ANSWER} bytes`));
+          else chunks.push(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${(opts.timeoutMs ?? 30_000) / 1000} s`)));
+    req.on('error', reject);
+    req.end(payload);
+  }).catch((err: unknown) => {
+    throw new TransportError('verifier-unreachable', `${url.host}: ${errorMessage(err)}`);
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (status >= 500 || status === 0) throw new TransportError('verifier-error', `${url.host} answered ${status}`);
+  if (status !== 200) {
+    const msg = (json as { message?: unknown } | undefined)?.message;
+    throw new RequestRefused('verifier-refused', `${url.host} answered ${status}: ${typeof msg === 'string' ? msg : text.slice(0, 200)}`);
+  }
+  return checkValue(answer, json, 'verifier-answer-invalid', 'the verifier\'s answer');
+}

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import { FleetError } from '../shared/errors.js';
+
+/** Where Linux exposes what the agent reports; tests and the demo point these elsewhere. */
+export const DEFAULT_PATHS = {
+  serial: '/sys/class/dmi/id/product_serial',
+  bootId: '/proc/sys/kernel/random/boot_id',
+  eventLog: '/sys/kernel/security/tpm0/binary_bios_measurements',
+  net: '/sys/class/net',
+};
+
+async function readTrimmed(path: string, what: string): Promise<string> {
+  try {
+    return (await readFile(path, 'utf8')).trim();
+  } catch (err) {
+    throw new FleetError('boot-facts', `cannot read ${what} from ${path}: ${(err as Error).message}`);
+  }
+}
+
+export function readSerial(path = DEFAULT_PATHS.serial): Promise<string> {
+  return readTrimmed(path, 'the SMBIOS serial');
+}
+
+export function readBootId(path = DEFAULT_PATHS.bootId): Promise<string> {
+  return readTrimmed(path, 'the boot id');
+}
+
+export async function readNicMac(nic: string, net = DEFAULT_PATHS.net): Promise<string> {
+  return (await readTrimmed(`${net}/${nic}/address`, `${nic}'s MAC`)).toLowerCase();
+}
+
+/** The firmware event log, or null when this machine has none (no TPM log, or securityfs not mounted). */
+export async function readEventLog(path = DEFAULT_PATHS.eventLog): Promise<Uint8Array | null> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new FleetError('boot-facts', `cannot read the event log ${path}: ${(err as Error).message}`);
+  }
+}

@@ -1,0 +1,315 @@
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildReport, finishRequest, startRequest } from '../../agent/attest/attest-once.js';
+import { runAttestation } from '../../agent/attest/run.js';
+import { postJson } from '../../agent/attest/verifier-client.js';
+import { AttestationKeys } from '../../agent/tpm/attestation-keys.js';
+import { ByteWriter } from '../../shared/bytes/writer.js';
+import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { TPM_ALG } from '../../shared/tpm/constants.js';
+import { marshalPublic } from '../../shared/tpm/public.js';
+import { TpmError } from '../../shared/tpm/rc.js';
+import { akTemplate } from '../../shared/tpm/templates.js';
+import { reportBytes } from '../../shared/wire/report.js';
+import { FinishResponse, PATHS, StartAnswer, type FinishRequest, type StartResponse } from '../../shared/wire/schemas.js';
+import { installCodeHash } from '../../verifier/install-code.js';
+import { withoutEcc } from './ecc-less-tpm.js';
+import { goldenTpm } from './provision.js';
+import { startRig, type Rig } from './rig.js';
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+async function hashesOf(machine: 'a' | 'b') {
+  const g = await goldenTpm(machine);
+  return { rsa2048: ekHashOfCertificate(g.ekCertRsaDer), eccp256: ekHashOfCertificate(g.ekCertEccDer) };
+}
+
+async function node(r: Rig, fields: Record<string, unknown>) {
+  await r.writeNodes([{ hostname: 'node-1', serial: r.boot.serial, ...fields }]);
+}
+
+async function attest(r: Rig) {
+  const lines: string[] = [];
+  const outcome = await runAttestation({ tpm: r.tpm, client: { baseUrl: r.url }, boot: r.boot, installCodePath: r.installCodePath, say: (l) => lines.push(l), tries: 1 });
+  return { outcome, lines };
+}
+
+const exists = (p: string) => stat(p).then(() => true, () => false);
+
+/** Nothing but the verdict reached the device: no MAC, no attested facts, no install code. */
+function expectOnlyVerdict(r: Rig, verdict: string) {
+  const d = r.inventory.device('node-1');
+  expect(d?.verdict).toBe(verdict);
+  expect(d?.mac).toBeUndefined();
+  expect(d?.attested).toBeUndefined();
+  expect(d?.installCode).toBeUndefined();
+}
+
+describe('admission on a real TPM (swtpm)', () => {
+  it('a serial no entry names waits for approval, and the claim gives the binding lines', async () => {
+    rig = await startRig();
+    const { outcome, lines } = await attest(rig);
+    expect(outcome).toEqual({ kind: 'failed', verdict: 'pending-approval' });
+    expect(lines).toEqual([expect.stringMatching(/^attest: FAILED pending-approval: no node entry names the serial SN-TEST-0001$/)]);
+    const claim = await rig.inventory.claim(rig.boot.serial);
+    const h = await hashesOf('a');
+    expect(claim?.eks).toEqual([
+      { kind: 'rsa2048', hash: h.rsa2048, hasCertificate: true },
+      { kind: 'eccp256', hash: h.eccp256, hasCertificate: true },
+    ]);
+    expect(await exists(rig.installCodePath)).toBe(false);
+  });
+
+  it('an entry that approves no EK waits for approval too', async () => {
+    rig = await startRig();
+    await node(rig, { provision: true });
+    const { outcome } = await attest(rig);
+    expect(outcome).toEqual({ kind: 'failed', verdict: 'pending-approval' });
+    expectOnlyVerdict(rig, 'pending-approval');
+  });
+
+  it.each([
+    ['RSA only', ['rsa2048']],
+    ['ECC only', ['eccp256']],
+    ['both', ['rsa2048', 'eccp256']],
+  ] as const)('admits a TPM that proves every approved EK (%s)', async (_name, kinds) => {
+    rig = await startRig();
+    const h = await hashesOf('a');
+    await node(rig, Object.fromEntries(kinds.map((k) => [`approved_ek_${k}`, h[k]])));
+    const { outcome, lines } = await attest(rig);
+    expect(lines).toEqual(['attest: PASSED']);
+    expect(outcome).toEqual({ kind: 'passed', installCode: false });
+    const d = rig.inventory.device('node-1');
+    expect(d?.verdict).toBe('attested');
+    expect(d?.mac).toBe(rig.boot.mac);
+    expect(d?.attested?.eks).toEqual(h);
+    expect(d?.attested?.secureBoot).toBe(true);
+    expect(await exists(rig.installCodePath)).toBe(false);
+    const verdicts = rig.audits.filter((a) => a.audit === 'attest.verdict');
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]).toMatchObject({ verdict: 'attested', node: 'node-1', eks: h });
+  });
+
+  it('answers an install code when a provision waits: written 0600, only its hash kept, never logged', async () => {
+    rig = await startRig();
+    const h = await hashesOf('a');
+    await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    const { lines } = await attest(rig);
+    expect(lines).toEqual(['attest: PASSED', 'install code written']);
+    const code = await readFile(rig.installCodePath, 'utf8');
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await stat(rig.installCodePath)).mode & 0o777).toBe(0o600);
+    expect(rig.inventory.device('node-1')?.installCode?.sha256).toBe(installCodeHash(code));
+    expect(await readFile(`${rig.stateDir}/state.json`, 'utf8')).not.toContain(code);
+    expect(JSON.stringify(rig.audits)).not.toContain(code);
+    expect(rig.audits.find((a) => a.audit === 'attest.install')).toMatchObject({ node: 'node-1', issued: true });
+  });
+
+  it('refuses another TPM\'s EK (ek-hash-mismatch) and names the refused hash in the audit line', async () => {
+    rig = await startRig({ machine: 'a' });
+    const other = await hashesOf('b');
+    const mine = await hashesOf('a');
+    await node(rig, { approved_ek_rsa2048: other.rsa2048, approved_ek_eccp256: other.eccp256, provision: true });
+    const { outcome } = await attest(rig);
+    expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-hash-mismatch' });
+    expectOnlyVerdict(rig, 'ek-hash-mismatch');
+    expect(rig.audits.find((a) => a.audit === 'attest.verdict')).toMatchObject({
+      verdict: 'ek-hash-mismatch',
+      refused: { kind: 'rsa2048', hash: mine.rsa2048, approved: other.rsa2048 },
+    });
+    expect(await exists(rig.installCodePath)).toBe(false);
+  });
+
+  it('refuses a TPM that lacks an approved EK (ek-missing)', async () => {
+    rig = await startRig({ wrap: withoutEcc });
+    const h = await hashesOf('a');
+    await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    const { outcome, lines } = await attest(rig);
+    expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-missing' });
+    expect(lines[0]).toMatch(/^attest: FAILED ek-missing: the TPM proved no eccp256 EK/);
+    expectOnlyVerdict(rig, 'ek-missing');
+  });
+
+  it('the same TPM without ECC still passes when only its RSA EK is approved', async () => {
+    rig = await startRig({ wrap: withoutEcc });
+    const h = await hashesOf('a');
+    await node(rig, { approved_ek_rsa2048: h.rsa2048 });
+    expect((await attest(rig)).outcome).toEqual({ kind: 'passed', installCode: false });
+  });
+
+  it('removes an install code an earlier boot left when this attestation fails', async () => {
+    rig = await startRig();
+    const h = await hashesOf('a');
+    await node(rig, { approved_ek_rsa2048: h.rsa2048, provision: true });
+    await attest(rig);
+    expect(await exists(rig.installCodePath)).toBe(true);
+    await node(rig, { approved_ek_rsa2048: (await hashesOf('b')).rsa2048, provision: true });
+    expect((await attest(rig)).outcome).toEqual({ kind: 'failed', verdict: 'ek-hash-mismatch' });
+    expect(await exists(rig.installCodePath)).toBe(false);
+  });
+});
+
+describe('protocol refusals (nothing written but the verdict)', () => {
+  async function begin(opts: Parameters<typeof startRig>[0] = {}) {
+    rig = await startRig(opts);
+    const h = await hashesOf('a');
+    await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    const keys = await AttestationKeys.open(rig.tpm);
+    const start = await postJson({ baseUrl: rig.url }, PATHS.start, startRequest(keys, rig.boot), StartAnswer);
+    if ('verdict' in start) throw new Error(`start refused: ${start.message}`);
+    return { r: rig, keys, start };
+  }
+  const finish = (r: Rig, body: FinishRequest) => postJson({ baseUrl: r.url }, PATHS.finish, body, FinishResponse);
+  const honest = (keys: AttestationKeys, start: StartResponse, r: Rig) => finishRequest(keys, start, buildReport(start.session, r.boot), r.boot.eventLog);
+
+  it('a replayed finish is refused; the first one stands', async () => {
+    const { r, keys, start } = await begin();
+    const body = await honest(keys, start, r);
+    await keys.close();
+    expect((await finish(r, body)).verdict).toBe('attested');
+    const again = await finish(r, body);
+    expect(again).toMatchObject({ verdict: 'session-replayed' });
+    expect(again.installCode).toBeUndefined();
+    expect(r.audits.filter((a) => a.audit === 'attest.install')).toHaveLength(1);
+  });
+
+  it('a stale session is refused', async () => {
+    const { r, keys, start } = await begin({ sessionTtlMs: 300 });
+    const body = await honest(keys, start, r);
+    await keys.close();
+    await new Promise((res) => setTimeout(res, 400));
+    expect((await finish(r, body)).verdict).toBe('session-expired');
+    expectOnlyVerdict(r, 'session-expired');
+  });
+
+  it('an unknown session is refused', async () => {
+    const { r, keys, start } = await begin();
+    const body = await honest(keys, start, r);
+    await keys.close();
+    expect((await finish(r, { ...body, session: 'A'.repeat(24) })).verdict).toBe('session-unknown');
+  });
+
+  it('a credential made for another AK cannot be activated, and a quote by that key is refused', async () => {
+    rig = await startRig();
+    const r = rig;
+    const h = await hashesOf('a');
+    await node(r, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    const keys = await AttestationKeys.open(r.tpm);
+    // The attacker claims a software key dressed as a restricted AK: the verifier binds the credentials to its Name.
+    const soft = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const jwk = soft.publicKey.export({ format: 'jwk' });
+    const fake = { ...akTemplate('ecc'), x: Buffer.from(jwk.x!, 'base64url'), y: Buffer.from(jwk.y!, 'base64url') };
+    const req = { ...startRequest(keys, r.boot), ak: Buffer.from(marshalPublic(fake as never)).toString('base64') };
+    const start = await postJson({ baseUrl: r.url }, PATHS.start, req, StartAnswer);
+    if ('verdict' in start) throw new Error('start refused');
+    // The TPM refuses: the loaded AK's Name is not the Name the credential is bound to.
+    const c = start.challenges[0]!;
+    const err = await keys.activate(c.kind, Buffer.from(c.credentialBlob, 'base64'), Buffer.from(c.secret, 'base64')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TpmError);
+    expect((err as TpmError).is('INTEGRITY')).toBe(true);
+    // A quote the software key signs perfectly still fails: no secret was activated.
+    const report = buildReport(start.session, r.boot);
+    const rb = reportBytes(report);
+    const extra = createHash('sha256').update(Buffer.from(start.nonce, 'base64')).update(rb).digest();
+    const { quote, pcrs } = await keys.quote(extra);
+    await keys.close();
+    const sig = sign('sha256', quote.attest, { key: soft.privateKey, dsaEncoding: 'ieee-p1363' });
+    const tpmtSig = new ByteWriter().u16(TPM_ALG.ECDSA).u16(TPM_ALG.SHA256).tpm2b(sig.subarray(0, 32)).tpm2b(sig.subarray(32)).finish();
+    const forged: FinishRequest = {
+      session: start.session,
+      secrets: start.challenges.map((ch) => ({ kind: ch.kind, secret: Buffer.alloc(32).toString('base64') })),
+      report: Buffer.from(rb).toString('base64'),
+      quote: { attest: Buffer.from(quote.attest).toString('base64'), signature: Buffer.from(tpmtSig).toString('base64') },
+      pcrs: Object.fromEntries([...pcrs].map(([i, v]) => [String(i), Buffer.from(v).toString('hex')])),
+      eventLog: Buffer.from(r.boot.eventLog!).toString('base64'),
+    };
+    expect((await finish(r, forged)).verdict).toBe('credential-mismatch');
+    expectOnlyVerdict(r, 'credential-mismatch');
+  });
+
+  it('a report changed after quoting is refused (quote-stale)', async () => {
+    const { r, keys, start } = await begin();
+    const body = await honest(keys, start, r);
+    await keys.close();
+    const changed = reportBytes({ ...buildReport(start.session, r.boot), serial: 'SN-OTHER' });
+    expect((await finish(r, { ...body, report: Buffer.from(changed).toString('base64') })).verdict).toBe('quote-stale');
+    expectOnlyVerdict(r, 'quote-stale');
+  });
+
+  it('a report in non-canonical form is refused even when quoted (report-invalid)', async () => {
+    const { r, keys, start } = await begin();
+    const report = buildReport(start.session, r.boot);
+    const loose = Buffer.from(JSON.stringify(report, null, 1));
+    const extra = createHash('sha256').update(Buffer.from(start.nonce, 'base64')).update(loose).digest();
+    const body = await honest(keys, start, r);
+    const { quote } = await keys.quote(extra);
+    await keys.close();
+    const res = await finish(r, {
+      ...body,
+      report: loose.toString('base64'),
+      quote: { attest: Buffer.from(quote.attest).toString('base64'), signature: Buffer.from(quote.signature).toString('base64') },
+    });
+    expect(res.verdict).toBe('report-invalid');
+  });
+
+  it.each([
+    ['attest', 'quote-invalid'],
+    ['signature', 'quote-invalid'],
+  ] as const)('a tampered quote %s is refused', async (part, verdict) => {
+    const { r, keys, start } = await begin();
+    const body = await honest(keys, start, r);
+    await keys.close();
+    const bytes = Buffer.from(body.quote[part], 'base64');
+    bytes[bytes.length - 3]! ^= 0x01;
+    expect((await finish(r, { ...body, quote: { ...body.quote, [part]: bytes.toString('base64') } })).verdict).toBe(verdict);
+    expectOnlyVerdict(r, verdict);
+  });
+
+  it('tampered PCR values are refused (pcr-mismatch)', async () => {
+    const { r, keys, start } = await begin();
+    const body = await honest(keys, start, r);
+    await keys.close();
+    expect((await finish(r, { ...body, pcrs: { ...body.pcrs, '4': 'ab'.repeat(32) } })).verdict).toBe('pcr-mismatch');
+    expectOnlyVerdict(r, 'pcr-mismatch');
+  });
+
+  it('an event log other than the reported one is refused (eventlog-mismatch)', async () => {
+    const { r, keys, start } = await begin();
+    const body = await honest(keys, start, r);
+    await keys.close();
+    const log = Buffer.from(r.boot.eventLog!);
+    log[log.length - 1]! ^= 0x01;
+    expect((await finish(r, { ...body, eventLog: log.toString('base64') })).verdict).toBe('eventlog-mismatch');
+    expectOnlyVerdict(r, 'eventlog-mismatch');
+  });
+
+  it('a doctored event log that the agent reports and quotes honestly does not replay (eventlog-mismatch)', async () => {
+    const { r, keys, start } = await begin();
+    // Change the first byte of the last event's SHA-256 digest: the log parses, but no longer replays.
+    const log = Buffer.from(r.boot.eventLog!);
+    const { parseEventLog } = await import('../../shared/eventlog/parse.js');
+    const parsed = parseEventLog(log);
+    const last = parsed.length - 1;
+    const digest = parsed.digestOf(last, parsed.bankIndex('sha256'))!;
+    log[digest.byteOffset - log.byteOffset]! ^= 0xff;
+    const body = await finishRequest(keys, start, buildReport(start.session, { ...r.boot, eventLog: log }), log);
+    await keys.close();
+    const res = await finish(r, body);
+    expect(res.verdict).toBe('eventlog-mismatch');
+    expect(res.message).toMatch(new RegExp(`PCR ${parsed.pcrOf(last)}`));
+    expectOnlyVerdict(r, 'eventlog-mismatch');
+  });
+
+  it('no event log is refused (eventlog-missing)', async () => {
+    const { r, keys, start } = await begin();
+    const body = await finishRequest(keys, start, buildReport(start.session, { ...r.boot, eventLog: null }), null);
+    await keys.close();
+    expect((await finish(r, body)).verdict).toBe('eventlog-missing');
+    expectOnlyVerdict(r, 'eventlog-missing');
+  });
+});

@@ -1,0 +1,56 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { FleetError } from '../../shared/errors.js';
+import { ErrorResponse, FinishRequest, FinishResponse, PATHS, StartAnswer, StartRequest } from '../../shared/wire/schemas.js';
+import type { AttestationService } from '../attest/service.js';
+import { isLoopback, type ListenAddress } from './listen-address.js';
+
+export interface ServerOptions {
+  service: AttestationService;
+  /** PEM certificate chain and key: HTTPS. Without them, plain HTTP, on loopback only. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  /** fastify's logger (pino options), or false. */
+  logger?: boolean | object;
+}
+
+/** Request bodies are capped: the largest legal finish (a 1 MiB event log, base64) plus room. */
+const BODY_LIMIT = 1.5 * 1024 * 1024;
+
+export function buildServer(opts: ServerOptions): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    ...(opts.tls ? { https: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
+    ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
+  });
+  const peer = (ip: string) => ip.replace(/^::ffff:/, '');
+
+  app.post(
+    PATHS.start,
+    { schema: { body: StartRequest, response: { 200: StartAnswer, '4xx': ErrorResponse } } },
+    async (req) => opts.service.start(req.body as StartRequest, peer(req.ip)),
+  );
+  app.post(
+    PATHS.finish,
+    { schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } },
+    async (req) => opts.service.finish(req.body as FinishRequest, peer(req.ip)),
+  );
+  app.get('/healthz', async () => ({ ok: true }));
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err.validation) return reply.code(400).send({ error: 'bad-request', message: `the request body is invalid: ${err.message}` });
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return reply.code(err.statusCode).send({ error: err.code ?? 'bad-request', message: err.message });
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ error: 'internal', message: 'the verifier failed; read journalctl -u fleetd' });
+  });
+  return app;
+}
+
+/** Listens, refusing plain HTTP anywhere but loopback: the agent's answers carry install codes. */
+export async function listen(app: FastifyInstance, addr: ListenAddress, tls: boolean): Promise<string> {
+  if (!tls && !isLoopback(addr.host)) {
+    throw new FleetError('insecure-listen', `refusing plain HTTP on ${addr.host}: give --cert and --key, or listen on loopback`);
+  }
+  return app.listen({ host: addr.host, port: addr.port });
+}
