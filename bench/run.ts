@@ -18,6 +18,7 @@ export interface Suite {
 }
 
 const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
+  attest: () => import('./attest.js'),
   eventlog: () => import('./eventlog.js'),
 };
 

@@ -52,6 +52,7 @@ export class AttestationService {
     let evidence;
     try {
       session = this.sessions.take(req.session);
+      this.sessions.checkLive(session);
       evidence = checkEvidence(session, req);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;

@@ -50,14 +50,18 @@ export class SessionStore {
     this.slots.set(session.id, { session, used: false });
   }
 
-  /** Takes the session for `finish`: it can never be taken again. */
+  /** Takes the session for `finish`: it can never be taken again, expired or not. */
   take(id: string): Session {
     const slot = this.slots.get(id);
     if (!slot) throw new Refusal('session-unknown', 'the verifier holds no such session; start again');
     if (slot.used) throw new Refusal('session-replayed', 'this session was already finished once');
     slot.used = true;
-    if (this.now() > slot.session.expiresAt) throw new Refusal('session-expired', `the session expired after ${this.ttlMs / 1000} s; start again`);
     return slot.session;
+  }
+
+  /** Refuses a session taken after its time to live. */
+  checkLive(session: Session): void {
+    if (this.now() > session.expiresAt) throw new Refusal('session-expired', `the session expired after ${this.ttlMs / 1000} s; start again`);
   }
 
   get size(): number {

@@ -1,0 +1,104 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { attestOnce, buildReport, finishRequest, startRequest } from '../agent/attest/attest-once.js';
+import { AttestationKeys } from '../agent/tpm/attestation-keys.js';
+import { ekHashOfCertificate } from '../shared/ek/hash.js';
+import { Tpm } from '../shared/tpm/client.js';
+import { SocketTransport } from '../shared/tpm/transport.js';
+import type { StartRequest } from '../shared/wire/schemas.js';
+import { startSession } from '../verifier/attest/challenge.js';
+import { checkEvidence } from '../verifier/attest/evidence.js';
+import { SessionStore } from '../verifier/attest/session-store.js';
+import { AttestationService } from '../verifier/attest/service.js';
+import { buildServer, listen } from '../verifier/http/server.js';
+import { EmbeddedInventory } from '../verifier/inventory/embedded.js';
+import { bootSimulatedFirmware } from '../test/swtpm/firmware.js';
+import { copyTpmState, goldenTpm } from '../test/swtpm/provision.js';
+import { startSwtpm } from '../test/swtpm/swtpm.js';
+import { tpm2ToolsAttestSteps } from './tpm2-tools.js';
+import type { Figure, Suite } from './run.js';
+import { writeFile } from 'node:fs/promises';
+import { stringify } from 'yaml';
+
+const RUNS = 12;
+const WARMUP = 2;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Calls `fn` for about `ms` of wall time on this one thread; returns calls per second. */
+function rate(fn: () => void, ms = 2000): number {
+  for (let i = 0; i < 20; i++) fn();
+  let n = 0;
+  const t0 = performance.now();
+  while (performance.now() - t0 < ms) {
+    fn();
+    n++;
+  }
+  return n / ((performance.now() - t0) / 1000);
+}
+
+export const suite: Suite = {
+  title: 'attestation: agent + verifier on swtpm vs. tpm2-tools; verifier throughput',
+  async run(): Promise<Figure[]> {
+    const dir = await mkdtemp(join(tmpdir(), 'fleet-bench-'));
+    const golden = await goldenTpm('a');
+    const ours = await startSwtpm((await copyTpmState(golden, join(dir, 'ours'))).stateDir);
+    const theirs = await startSwtpm((await copyTpmState(golden, join(dir, 'theirs'))).stateDir);
+    try {
+      const tpm = new Tpm(await SocketTransport.connect({ path: ours.socketPath }));
+      const eventLog = await bootSimulatedFirmware(tpm);
+      const nodesPath = join(dir, 'nodes.yaml');
+      const approved = { approved_ek_rsa2048: ekHashOfCertificate(golden.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(golden.ekCertEccDer) };
+      await writeFile(nodesPath, stringify({ nodes: [{ hostname: 'bench-1', serial: 'BENCH-1', ...approved }] }));
+      const service = new AttestationService({ inventory: await EmbeddedInventory.open(nodesPath, join(dir, 'state')), audit: () => undefined });
+      const app = buildServer({ service });
+      const url = await listen(app, { host: '127.0.0.1', port: 0 }, false);
+      const boot = { serial: 'BENCH-1', mac: '52:54:00:00:00:01', bootId: '00000000-0000-4000-8000-000000000001', eventLog, lldp: null };
+
+      // The whole attestation: both EKs, a new AK, two HTTP round trips, two activations, a quote, the checks.
+      const oursMs: number[] = [];
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        const t0 = performance.now();
+        const v = await attestOnce(tpm, { baseUrl: url }, boot);
+        if (v.verdict !== 'attested') throw new Error(`bench attestation refused: ${v.message}`);
+        if (i >= WARMUP) oursMs.push(performance.now() - t0);
+      }
+
+      // The same single-EK sequence with tpm2-tools, as an operator scripts it.
+      const theirsMs: number[] = [];
+      for (let i = 0; i < WARMUP + RUNS; i++) {
+        const work = await mkdtemp(join(dir, 'tools-'));
+        const { totalMs } = await tpm2ToolsAttestSteps(theirs.socketPath, work);
+        if (i >= WARMUP) theirsMs.push(totalMs);
+      }
+
+      // Verifier throughput, one thread: a recorded real attestation, checked again and again.
+      const keys = await AttestationKeys.open(tpm);
+      const req: StartRequest = startRequest(keys, boot);
+      const store = new SessionStore(3_600_000, 1_000_000);
+      const { session, response } = startSession(store, req);
+      const finish = await finishRequest(keys, response, buildReport(session.id, boot), eventLog);
+      await keys.close();
+      const verifications = rate(() => checkEvidence(session, finish));
+      const challenges = rate(() => startSession(store, req));
+      await app.close();
+      await tpm.close();
+
+      const o = median(oursMs);
+      const t = median(theirsMs);
+      return [
+        { name: 'attest_roundtrip_ms', value: o, unit: 'ms', note: `median of ${RUNS}: both EKs, HTTP, verifier checks` },
+        { name: 'tpm2_tools_attest_ms', value: t, unit: 'ms', note: `median of ${RUNS}: RSA EK only, no network` },
+        { name: 'attest_roundtrip_ratio_vs_tpm2_tools', value: o / t, unit: 'x', goal: '≤ 0.75' },
+        { name: 'verifier_verifications_per_s', value: verifications, unit: '/s', goal: '≥ 2000', note: 'finish checks on one thread: secrets, quote signature, PCR digest, event log replay' },
+        { name: 'verifier_challenges_per_s', value: challenges, unit: '/s', note: 'start on one thread: key checks, MakeCredential for RSA-2048 and P-256' },
+      ];
+    } finally {
+      await ours.stop();
+      await theirs.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+};

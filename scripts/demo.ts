@@ -1,0 +1,176 @@
+/**
+ * `npm run demo`: fleet's main job on one machine, end to end, with real parts: a software TPM
+ * (swtpm) provisioned like a PC's, the verifier (`fleet serve`, HTTPS on loopback with a private
+ * CA) and the HookOS agent bundle (dist/agent.mjs) talking raw TPM 2.0 to it.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { stringify } from 'yaml';
+import { Tpm } from '../shared/tpm/client.js';
+import { SocketTransport } from '../shared/tpm/transport.js';
+import { bootSimulatedFirmware } from '../test/swtpm/firmware.js';
+import { provisionTpm } from '../test/swtpm/provision.js';
+import { startSwtpm, type RunningSwtpm } from '../test/swtpm/swtpm.js';
+import { buildAll } from './build.js';
+
+const SERIAL = 'DEMO-0001';
+const MAC = '52:54:00:de:40:01';
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+function step(n: number, title: string, words: string): void {
+  console.log(`\n${bold(`${n}. ${title}`)}\n${words.replace(/^/gm, '   ')}`);
+}
+
+function show(lines: string[], prefix = '   │ '): void {
+  for (const l of lines) console.log(`${prefix}${l}`);
+}
+
+/** Runs a command without blocking this process, so the verifier's audit lines keep arriving. */
+function run(cmd: string, args: string[]): Promise<{ code: number; lines: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code: code ?? 1, lines: out.trimEnd().split('\n') }));
+  });
+}
+
+/** The audit lines of one attestation: the verifier writes them before it answers. */
+async function takeAudit(audit: string[], count: number): Promise<string[]> {
+  for (let i = 0; i < 100 && audit.length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  return audit.splice(0);
+}
+
+/** A private CA and a certificate for 127.0.0.1: the agent trusts only that CA. */
+function makeTls(dir: string): { ca: string; cert: string; key: string } {
+  const p = (f: string) => join(dir, f);
+  const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore' });
+  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '1', '-subj', '/CN=fleet demo CA');
+  ossl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', '/CN=fleetd');
+  writeFileSync(p('san.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  ossl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('server.pem'), '-days', '1', '-extfile', p('san.ext'));
+  return { ca: p('ca.pem'), cert: p('server.pem'), key: p('server.key') };
+}
+
+/** The EK hash the way an operator computes it from a receiving scan of the EK certificate. */
+function opensslEkHash(certDer: string): string {
+  const out = execFileSync('sh', ['-c', 'openssl x509 -inform DER -in "$1" -noout -pubkey | openssl pkey -pubin -outform DER | sha256sum', 'sh', certDer], { encoding: 'utf8' });
+  return out.split(' ')[0]!;
+}
+
+async function startVerifier(args: string[], audit: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['dist/fleet.mjs', 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  createInterface({ input: child.stdout! }).on('line', (l) => audit.push(l));
+  const url = await new Promise<string>((resolve, reject) => {
+    const errors: string[] = [];
+    createInterface({ input: child.stderr! }).on('line', (l) => {
+      const m = /listening on (\S+)/.exec(l);
+      if (m) resolve(m[1]!);
+      else errors.push(l);
+    });
+    child.once('exit', (code) => reject(new Error(`fleet serve exited ${code}: ${errors.join('\n')}`)));
+  });
+  return { url, child };
+}
+
+function auditSummary(line: string): string {
+  const a = JSON.parse(line) as Record<string, unknown>;
+  const keep = ['serial', 'node', 'verdict', 'issued', 'reason', 'secureBoot'].filter((k) => a[k] !== undefined).map((k) => `${k}=${JSON.stringify(a[k])}`);
+  return `${a.audit as string} ${keep.join(' ')}`;
+}
+
+async function main(): Promise<number> {
+  const dir = await mkdtemp(join(tmpdir(), 'fleet-demo-'));
+  let swtpm: RunningSwtpm | undefined;
+  let verifier: ChildProcess | undefined;
+  try {
+    console.log(bold('fleet demo: a machine proves who it is before anything may wipe and install it'));
+    await buildAll();
+
+    step(1, 'A machine with a TPM', 'swtpm plays the machine\'s TPM 2.0. Like a PC\'s, it holds an RSA-2048 and an ECC P-256\nendorsement key (EK) with certificates from its maker (here a private CA in a temp dir).');
+    const tpmState = await provisionTpm(join(dir, 'machine-tpm'));
+    const certs = { rsa2048: join(dir, 'ek-rsa2048.der'), eccp256: join(dir, 'ek-eccp256.der') };
+    await writeFile(certs.rsa2048, tpmState.ekCertRsaDer);
+    await writeFile(certs.eccp256, tpmState.ekCertEccDer);
+    swtpm = await startSwtpm(tpmState.stateDir);
+    const tpm = new Tpm(await SocketTransport.connect({ path: swtpm.socketPath }));
+    const eventLog = await bootSimulatedFirmware(tpm);
+    await tpm.close();
+    const eventLogPath = join(dir, 'binary_bios_measurements');
+    await writeFile(eventLogPath, eventLog);
+    const bootIdPath = join(dir, 'boot_id');
+    await writeFile(bootIdPath, `${randomUUID()}\n`);
+    show([`serial ${SERIAL}, boot NIC ${MAC}`, `firmware booted with Secure Boot on: ${eventLog.length} bytes of TCG event log, PCRs extended`]);
+
+    step(2, 'The verifier (fleetd)', 'It serves HTTPS on loopback with a certificate from its own CA; the agent trusts only that CA.\nIts inventory is the lab\'s nodes file: the node is declared, but no EK of it is approved yet.');
+    const tls = makeTls(dir);
+    const nodesPath = join(dir, 'nodes.yaml');
+    const stateDir = join(dir, 'state');
+    const entry: Record<string, unknown> = { hostname: 'demo-node-1', serial: SERIAL };
+    await writeFile(nodesPath, stringify({ nodes: [entry] }));
+    const audit: string[] = [];
+    const v = await startVerifier(['--nodes', nodesPath, '--state', stateDir, '--listen', '127.0.0.1:0', '--cert', tls.cert, '--key', tls.key], audit);
+    verifier = v.child;
+    show([`fleet serve listening on ${v.url}`, `nodes file: demo-node-1, serial ${SERIAL}, no approved EK`]);
+
+    const installCode = join(dir, 'worker', 'fleet', 'install_code');
+    const agent = () =>
+      run(process.execPath, [
+        'dist/agent.mjs', '--url', v.url, '--ca', tls.ca, '--tpm', `unix:${swtpm!.socketPath}`, '--serial', SERIAL, '--mac', MAC,
+        '--event-log', eventLogPath, '--boot-id-file', bootIdPath, '--install-code', installCode, '--tries', '1',
+      ]);
+
+    step(3, 'First boot: the agent attests', 'The agent creates the EKs and a fresh attestation key (AK) in the TPM and sends their public parts.\nThe verifier answers one credential per EK that only this TPM can unwrap, and a nonce. The agent\nunwraps both and sends them back with a TPM quote that signs the nonce, its report and the PCRs;\nthe verifier replays the event log against those PCRs. The TPM proved its EKs, but nobody has\napproved them for this serial, so the machine waits: nothing is written but the verdict.');
+    const first = await agent();
+    show(first.lines);
+    show((await takeAudit(audit, 1)).map(auditSummary), '   audit │ ');
+    if (!first.lines.some((l) => l.startsWith('attest: FAILED pending-approval'))) throw new Error('the first attestation should wait for approval');
+
+    step(4, 'Approve the machine\'s EKs', 'An operator prints the waiting claim\'s lines and compares them with independent evidence, here\nthe EK certificates read at "receiving" and hashed with openssl (the README shows the command).');
+    const approve = await run(process.execPath, ['dist/fleet.mjs', 'approve', SERIAL, '--nodes', nodesPath, '--state', stateDir]);
+    show(approve.lines);
+    const lines = Object.fromEntries(approve.lines.filter((l) => l.startsWith('approved_ek_')).map((l) => l.split(': ') as [string, string]));
+    for (const [kind, der] of Object.entries(certs)) {
+      const scan = opensslEkHash(der);
+      const claimed = lines[`approved_ek_${kind}`];
+      show([`receiving scan ${kind}: ${scan} ${scan === claimed ? 'matches the claim' : 'DIFFERS: stop'}`], '   check │ ');
+      if (scan !== claimed) throw new Error(`the ${kind} EK hash differs from the evidence`);
+      entry[`approved_ek_${kind}`] = claimed;
+    }
+    entry.provision = true;
+    await writeFile(nodesPath, stringify({ nodes: [entry] }));
+    show(['nodes file: the two approved_ek_* lines added, and a provision now waits for demo-node-1'], '   edit  │ ');
+
+    step(5, 'Next boot: admitted', 'The same exchange, and now the TPM proves every EK the entry approves. Since a provision waits,\nthe verifier answers a one-time install code; it keeps only its SHA-256. The agent writes it\nwhere the Template\'s install action reads it, mode 0600.');
+    const second = await agent();
+    show(second.lines);
+    show((await takeAudit(audit, 2)).map(auditSummary), '   audit │ ');
+    if (!second.lines.includes('attest: PASSED') || !second.lines.includes('install code written')) throw new Error('the second attestation should pass');
+    const mode = ((await stat(installCode)).mode & 0o777).toString(8);
+    const state = JSON.parse(await readFile(join(stateDir, 'state.json'), 'utf8')) as { devices: Record<string, { verdict: string; mac: string; installCode: { sha256: string } }> };
+    const d = state.devices['demo-node-1']!;
+    show([`${installCode}: mode ${mode}`, `inventory: demo-node-1 verdict ${d.verdict}, MAC ${d.mac}, install code kept as sha256 ${d.installCode.sha256.slice(0, 16)}…`], '   check │ ');
+
+    console.log(`\n${bold('Done.')} The machine proved its TPM, was admitted, and holds a code only it received.`);
+    return 0;
+  } finally {
+    verifier?.kill('SIGTERM');
+    await swtpm?.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(`\ndemo failed: ${(err as Error).message}`);
+    process.exit(1);
+  },
+);
