@@ -19,30 +19,26 @@ function label(s: string): Buffer {
   return Buffer.from(`${s}\0`, 'latin1');
 }
 
-/** KDFa (SP 800-108 counter mode with HMAC), Part 1 11.4.10.2. */
-export function kdfa(alg: number, key: Uint8Array, use: string, contextU: Uint8Array, contextV: Uint8Array, bits: number): Buffer {
-  const name = hashName(alg);
+/** Both KDFs run a 32-bit counter from 1 and concatenate blocks until `bits` are made. */
+function counterMode(bits: number, block: (counter: Buffer) => Buffer): Buffer {
   const bytes = Math.ceil(bits / 8);
   const parts: Buffer[] = [];
-  let have = 0;
-  for (let i = 1; have < bytes; i++) {
-    const d = createHmac(name, key).update(u32(i)).update(label(use)).update(contextU).update(contextV).update(u32(bits)).digest();
+  for (let i = 1, have = 0; have < bytes; i++) {
+    const d = block(u32(i));
     parts.push(d);
     have += d.length;
   }
   return Buffer.concat(parts).subarray(0, bytes);
 }
 
+/** KDFa (SP 800-108 counter mode with HMAC), Part 1 11.4.10.2. */
+export function kdfa(alg: number, key: Uint8Array, use: string, contextU: Uint8Array, contextV: Uint8Array, bits: number): Buffer {
+  const name = hashName(alg);
+  return counterMode(bits, (i) => createHmac(name, key).update(i).update(label(use)).update(contextU).update(contextV).update(u32(bits)).digest());
+}
+
 /** KDFe (SP 800-56A concatenation KDF), Part 1 11.4.10.3: Z is the shared point's x coordinate. */
 export function kdfe(alg: number, z: Uint8Array, use: string, partyU: Uint8Array, partyV: Uint8Array, bits: number): Buffer {
   const name = hashName(alg);
-  const bytes = Math.ceil(bits / 8);
-  const parts: Buffer[] = [];
-  let have = 0;
-  for (let i = 1; have < bytes; i++) {
-    const d = createHash(name).update(u32(i)).update(z).update(label(use)).update(partyU).update(partyV).digest();
-    parts.push(d);
-    have += d.length;
-  }
-  return Buffer.concat(parts).subarray(0, bytes);
+  return counterMode(bits, (i) => createHash(name).update(i).update(z).update(label(use)).update(partyU).update(partyV).digest());
 }

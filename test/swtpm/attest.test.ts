@@ -7,7 +7,7 @@ import { postJson } from '../../agent/attest/verifier-client.js';
 import { AttestationKeys } from '../../agent/tpm/attestation-keys.js';
 import { ByteWriter } from '../../shared/bytes/writer.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
-import { TPM_ALG } from '../../shared/tpm/constants.js';
+import { TPM_ALG, TPM_CC } from '../../shared/tpm/constants.js';
 import { marshalPublic } from '../../shared/tpm/public.js';
 import { TpmError } from '../../shared/tpm/rc.js';
 import { akTemplate } from '../../shared/tpm/templates.js';
@@ -140,6 +140,20 @@ describe('admission on a real TPM (swtpm)', () => {
     const h = await hashesOf('a');
     await node(rig, { approved_ek_rsa2048: h.rsa2048 });
     expect((await attest(rig)).outcome).toEqual({ kind: 'passed', installCode: false });
+  });
+
+  it('uses the persisted EKs of a TPM that has them, without TPM2_CreatePrimary', async () => {
+    const commands: number[] = [];
+    rig = await startRig({
+      persistEks: true,
+      wrap: (t) => ({ transmit: (c) => (commands.push(Buffer.from(c).readUInt32BE(6)), t.transmit(c)), close: () => t.close() }),
+    });
+    const g = await goldenTpm('a', { persistEks: true });
+    await node(rig, { approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer) });
+    commands.length = 0;
+    expect((await attest(rig)).outcome).toEqual({ kind: 'passed', installCode: false });
+    expect(commands).not.toContain(TPM_CC.CreatePrimary);
+    expect(commands).toContain(TPM_CC.ReadPublic);
   });
 
   it('removes an install code an earlier boot left when this attestation fails', async () => {

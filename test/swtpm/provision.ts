@@ -11,6 +11,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FleetError } from '../../shared/errors.js';
+import { EK_INDEX } from '../../shared/tpm/constants.js';
 import { atExit } from './exit.js';
 import { startSwtpm } from './swtpm.js';
 import { tpm2 } from './tpm2-tools.js';
@@ -38,10 +39,6 @@ export interface ProvisionedTpm {
   persistedEks: boolean;
 }
 
-export const NV_EK_CERT_RSA = 0x01c00002;
-export const NV_EK_CERT_ECC = 0x01c0000a;
-export const EK_HANDLE_RSA = 0x81010001;
-export const EK_HANDLE_ECC = 0x81010002;
 
 /** Where swtpm_setup puts its P-384 EK and its cert (high range); a typical PC TPM has neither. */
 const SETUP_ECC_EK_HANDLE = '0x81010016';
@@ -82,7 +79,7 @@ export async function provisionTpm(dir: string, opts: ProvisionOptions = {}): Pr
     await t(['nvundefine', '-C', 'p', SETUP_ECC_CERT_INDEX]);
 
     // The L-2 EK's public point, for the cert; `-c <persistent handle>` also persists it.
-    await t(['createek', '-G', 'ecc', '-c', persistEks ? hex(EK_HANDLE_ECC) : 'ek-ecc.ctx', '-u', 'ek-ecc.pem', '-f', 'pem']);
+    await t(['createek', '-G', 'ecc', '-c', persistEks ? hex(EK_INDEX.ecc.persistent) : 'ek-ecc.ctx', '-u', 'ek-ecc.pem', '-f', 'pem']);
     await t(['flushcontext', '-t']);
     const jwk = createPublicKey(await readFile(join(work, 'ek-ecc.pem'))).export({ format: 'jwk' });
     if (jwk.crv !== 'P-256' || !jwk.x || !jwk.y) throw new FleetError('provision-failed', `ECC EK is not P-256: ${jwk.crv}`);
@@ -92,13 +89,13 @@ export async function provisionTpm(dir: string, opts: ProvisionOptions = {}): Pr
       '--configfile', join(caDir, 'swtpm-localca.conf'), '--optsfile', join(caDir, 'swtpm-localca.options'),
     ]);
     const ekCertEccDer = await readFile(join(work, 'ek.cert'));
-    const ecc = hex(NV_EK_CERT_ECC);
+    const ecc = hex(EK_INDEX.ecc.cert);
     await t(['nvdefine', ecc, '-C', 'p', '-s', String(ekCertEccDer.length), '-a', EK_CERT_NV_ATTRS]);
     await t(['nvwrite', ecc, '-C', 'p', '-i', 'ek.cert']);
     await t(['nvwritelock', ecc, '-C', 'p']);
 
-    if (!persistEks) await t(['evictcontrol', '-C', 'o', '-c', hex(EK_HANDLE_RSA)]);
-    const ekCertRsaDer = (await t(['nvread', hex(NV_EK_CERT_RSA)])).raw;
+    if (!persistEks) await t(['evictcontrol', '-C', 'o', '-c', hex(EK_INDEX.rsa.persistent)]);
+    const ekCertRsaDer = (await t(['nvread', hex(EK_INDEX.rsa.cert)])).raw;
 
     const caCertPem =
       (await readFile(join(caDir, 'issuercert.pem'), 'utf8')) +

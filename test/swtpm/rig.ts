@@ -37,6 +37,8 @@ export interface Rig {
 export interface RigOptions {
   /** Which machine's TPM: golden state a or b. */
   machine?: 'a' | 'b';
+  /** A TPM that ships its EKs persisted at 0x81010001/0x81010002. */
+  persistEks?: boolean;
   sessionTtlMs?: number;
   /** Wraps the TPM transport (to play a TPM that lacks a key type). */
   wrap?: (t: Transport) => Transport;
@@ -46,7 +48,7 @@ export interface RigOptions {
 /** A verifier on loopback, a swtpm that has "booted" a recorded firmware log, and the agent's boot facts. */
 export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-rig-'));
-  const golden = await goldenTpm(opts.machine ?? 'a');
+  const golden = await goldenTpm(opts.machine ?? 'a', { persistEks: opts.persistEks ?? false });
   const state = await copyTpmState(golden, join(dir, 'tpm'));
   const swtpm = await startSwtpm(state.stateDir);
   const transport = await SocketTransport.connect({ path: swtpm.socketPath });

@@ -1,0 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+describe('npm run demo', () => {
+  it('runs the main job end to end through the CLI and the bundles, and exits 0', () => {
+    const r = spawnSync('node_modules/.bin/tsx', ['scripts/demo.ts'], { encoding: 'utf8', timeout: 120_000 });
+    const out = `${r.stdout}${r.stderr}`;
+    expect(r.status, out).toBe(0);
+    const order = [
+      /attest: FAILED pending-approval: demo-node-1's entry approves no EK; approve its EKs/,
+      /approved_ek_rsa2048: [0-9a-f]{64}/,
+      /approved_ek_eccp256: [0-9a-f]{64}/,
+      /receiving scan rsa2048: [0-9a-f]{64} matches the claim/,
+      /attest: PASSED/,
+      /install code written/,
+      /install_code: mode 600/,
+    ];
+    let at = 0;
+    for (const re of order) {
+      const m = re.exec(out.slice(at));
+      expect(m, `${re} after byte ${at} of:\n${out}`).not.toBeNull();
+      at += m!.index + m![0].length;
+    }
+  });
+});

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAttestation } from '../../agent/attest/run.js';
+import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { buildServer, listen } from '../../verifier/http/server.js';
+import { goldenTpm } from './provision.js';
+import { startRig, type Rig } from './rig.js';
+
+/** A CA and a server certificate for 127.0.0.1 signed by it, made with openssl. */
+async function makeCa(dir: string, name: string): Promise<{ ca: string; cert: Buffer; key: Buffer }> {
+  const p = (f: string) => join(dir, `${name}-${f}`);
+  const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore' });
+  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '1', '-subj', `/CN=${name} CA`);
+  ossl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', '/CN=fleetd');
+  await writeFile(p('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
+  ossl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('server.pem'), '-days', '1', '-extfile', p('san.ext'));
+  return { ca: await readFile(p('ca.pem'), 'utf8'), cert: await readFile(p('server.pem')), key: await readFile(p('server.key')) };
+}
+
+let rig: Rig | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await rig?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+  rig = undefined;
+});
+
+describe('the verifier over HTTPS', () => {
+  it('the agent attests against a verifier whose certificate chains to its CA, and to no other', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'fleet-tls-'));
+    const mine = await makeCa(dir, 'fleet');
+    const other = await makeCa(dir, 'other');
+    rig = await startRig();
+    const g = await goldenTpm('a');
+    await rig.writeNodes([{ hostname: 'node-1', serial: rig.boot.serial, approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer), provision: true }]);
+    const app = buildServer({ service: rig.service, tls: { cert: mine.cert, key: mine.key } });
+    const url = await listen(app, { host: '127.0.0.1', port: 0 }, true);
+    expect(url).toMatch(/^https:/);
+    try {
+      const attest = async (ca: string) => {
+        const lines: string[] = [];
+        const outcome = await runAttestation({ tpm: rig!.tpm, client: { baseUrl: url, ca }, boot: rig!.boot, installCodePath: rig!.installCodePath, say: (l) => lines.push(l), tries: 1 });
+        return { outcome, lines };
+      };
+      const wrong = await attest(other.ca);
+      expect(wrong.outcome.kind).toBe('no-verdict');
+      expect(wrong.lines[0]).toMatch(/^attest: try 1 failed: 127\.0\.0\.1:\d+: .*(certificate|self.signed)/i);
+      expect(rig.audits).toEqual([]);
+
+      const right = await attest(mine.ca);
+      expect(right.lines).toEqual(['attest: PASSED', 'install code written']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('plain HTTP is refused anywhere but loopback', async () => {
+    rig = await startRig();
+    const app = buildServer({ service: rig.service });
+    await expect(listen(app, { host: '0.0.0.0', port: 0 }, false)).rejects.toMatchObject({ code: 'insecure-listen' });
+    await app.close();
+  });
+});

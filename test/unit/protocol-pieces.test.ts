@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../../shared/errors.js';
+import { canonicalJson, parseReport, reportBytes } from '../../shared/wire/report.js';
+import type { Report } from '../../shared/wire/schemas.js';
+import { Refusal } from '../../verifier/attest/refusal.js';
+import { SessionStore, type Session } from '../../verifier/attest/session-store.js';
+
+const report: Report = {
+  version: 1,
+  session: 'abcdefghijklmnopqrstuvwx',
+  serial: 'SN 1',
+  mac: '52:54:00:12:34:56',
+  lldp: null,
+  eventLogSha256: 'ab'.repeat(32),
+  bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
+};
+
+describe('the canonical report', () => {
+  it('sorts keys and has no white space', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: null, c: 'x' }] })).toBe('{"a":[{"c":"x","d":null}],"b":1}');
+  });
+
+  it('round-trips', () => {
+    expect(parseReport(reportBytes(report))).toEqual(report);
+  });
+
+  it.each([
+    ['white space', Buffer.from(JSON.stringify(report, null, 1))],
+    ['unsorted keys', Buffer.from(JSON.stringify(report))],
+    ['a duplicate key', Buffer.from(new TextDecoder().decode(reportBytes(report)).replace('"bootId":', '"bootId":"x","bootId":'))],
+    ['an extra field', reportBytes({ ...report, extra: 1 } as never)],
+    ['a bad MAC', reportBytes({ ...report, mac: '52:54:00:12:34' })],
+    ['bytes that are not UTF-8', Buffer.from([0x7b, 0xff, 0x7d])],
+    ['not JSON', Buffer.from('report')],
+  ])('refuses %s', (_name, bytes) => {
+    expect(() => parseReport(bytes)).toThrow(ParseError);
+  });
+});
+
+describe('the session store', () => {
+  const session = (id: string, expiresAt: number): Session => ({ id, serial: 's', mac: 'm', eks: [], ak: {} as never, nonce: new Uint8Array(), secrets: new Map(), expiresAt });
+
+  it('a session is taken once', () => {
+    const store = new SessionStore(1000, 10, () => 0);
+    store.add(session('one', 1000));
+    expect(store.take('one').id).toBe('one');
+    expect(() => store.take('one')).toThrow(expect.objectContaining({ code: 'session-replayed' }));
+    expect(() => store.take('two')).toThrow(expect.objectContaining({ code: 'session-unknown' }));
+  });
+
+  it('a session taken after its deadline is expired', () => {
+    let now = 0;
+    const store = new SessionStore(1000, 10, () => now);
+    store.add(session('one', store.deadline()));
+    now = 1001;
+    const s = store.take('one');
+    expect(() => store.checkLive(s)).toThrow(Refusal);
+  });
+
+  it('forgets sessions long past their deadline, and caps how many it holds', () => {
+    let now = 0;
+    const store = new SessionStore(1000, 3, () => now);
+    for (const id of ['a', 'b', 'c', 'd']) store.add(session(id, store.deadline()));
+    expect(store.size).toBe(3);
+    expect(() => store.take('a')).toThrow(expect.objectContaining({ code: 'session-unknown' }));
+    now = 5000;
+    store.add(session('e', store.deadline()));
+    expect(store.size).toBe(1);
+  });
+});
