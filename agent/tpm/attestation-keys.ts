@@ -12,7 +12,7 @@ import { parseQuoteAttest } from '../../shared/tpm/attest.js';
 import { PCR_COUNT } from '../../shared/tpm/pcr-selection.js';
 import { akTemplate, type AkKind } from '../../shared/tpm/templates.js';
 import type { EkKind } from '../../shared/wire/schemas.js';
-import { loadEk, releaseEk, type Ek } from './eks.js';
+import { loadEk, nvChunkSize, releaseEk, type Ek } from './eks.js';
 
 const ALL_PCRS = [...Array(PCR_COUNT).keys()];
 
@@ -31,8 +31,9 @@ export class AttestationKeys {
   static async open(tpm: Tpm, opts: { kinds?: readonly EkKind[]; akKind?: AkKind } = {}): Promise<AttestationKeys> {
     const eks: Ek[] = [];
     try {
+      const nvChunk = await nvChunkSize(tpm);
       for (const kind of opts.kinds ?? (['rsa2048', 'eccp256'] as const)) {
-        const ek = await loadEk(tpm, kind);
+        const ek = await loadEk(tpm, kind, nvChunk);
         if (ek) eks.push(ek);
       }
       const parent = eks[0];

@@ -2,7 +2,8 @@ import { bytesEqual } from '../../shared/bytes/hex.js';
 import type { Tpm } from '../../shared/tpm/client.js';
 import { nvReadAll } from '../../shared/tpm/commands/nv.js';
 import { createPrimary, flushContext, readPublicArea, type LoadedKey } from '../../shared/tpm/commands/object.js';
-import { EK_INDEX, TPM_RH } from '../../shared/tpm/constants.js';
+import { getProperty } from '../../shared/tpm/commands/capability.js';
+import { EK_INDEX, TPM_PT, TPM_RH } from '../../shared/tpm/constants.js';
 import { marshalPublic, parsePublic, type TpmtPublic } from '../../shared/tpm/public.js';
 import { TpmError } from '../../shared/tpm/rc.js';
 import { ekTemplateEcc, ekTemplateRsa, withEkNonce } from '../../shared/tpm/templates.js';
@@ -26,11 +27,11 @@ const UNSUPPORTED = new Set(['ASYMMETRIC', 'CURVE', 'KEY_SIZE', 'SCHEME', 'VALUE
  * The template the TPM's maker used: the NV template index when present, else the TCG default,
  * with the NV EK nonce applied when present (EK Credential Profile 2.0, 2.2.1.5).
  */
-async function ekTemplate(tpm: Tpm, kind: EkKind): Promise<TpmtPublic> {
+async function ekTemplate(tpm: Tpm, kind: EkKind, nvChunk: number): Promise<TpmtPublic> {
   const slot = SLOTS[kind];
-  const nvTemplate = await nvReadAll(tpm, slot.template);
+  const nvTemplate = await nvReadAll(tpm, slot.template, nvChunk);
   let t = nvTemplate ? parsePublic(nvTemplate) : DEFAULTS[kind]();
-  const nonce = await nvReadAll(tpm, slot.nonce);
+  const nonce = await nvReadAll(tpm, slot.nonce, nvChunk);
   if (nonce) t = withEkNonce(t, nonce);
   return t;
 }
@@ -42,14 +43,19 @@ function matchesTemplate(p: TpmtPublic, t: TpmtPublic): boolean {
   return bytesEqual(marshalPublic(blank(p)), marshalPublic(blank(t)));
 }
 
+/** How much one NV_Read may ask for: the TPM's TPM_PT_NV_BUFFER_MAX (512 if it does not say). */
+export async function nvChunkSize(tpm: Tpm): Promise<number> {
+  return Math.max(64, Math.min((await getProperty(tpm, TPM_PT.NV_BUFFER_MAX)) ?? 512, 2048));
+}
+
 /**
  * Gets the EK of `kind`: the persistent one at 0x81010001/0x81010002 when its public matches the
  * template (a real TPM takes seconds to derive an RSA EK), else TPM2_CreatePrimary from the
  * template. Returns null when the TPM does not support the key type.
  */
-export async function loadEk(tpm: Tpm, kind: EkKind): Promise<Ek | null> {
-  const template = await ekTemplate(tpm, kind);
-  const certificate = await nvReadAll(tpm, SLOTS[kind].cert);
+export async function loadEk(tpm: Tpm, kind: EkKind, nvChunk: number): Promise<Ek | null> {
+  const template = await ekTemplate(tpm, kind, nvChunk);
+  const certificate = await nvReadAll(tpm, SLOTS[kind].cert, nvChunk);
   try {
     const persisted = await readPublicArea(tpm, SLOTS[kind].persistent);
     if (matchesTemplate(persisted.pub, template)) return { ...persisted, kind, certificate, transient: false };

@@ -28,7 +28,7 @@ const CALLS: Array<(tpm: Tpm) => Promise<unknown>> = [
   (t) => load(t, 0x80000000, { kind: 'password' }, new Uint8Array(4), new Uint8Array(4), akTemplate('ecc')),
   (t) => readPublicArea(t, 0x81010001),
   (t) => nvReadPublic(t, 0x01c00002),
-  (t) => nvReadAll(t, 0x01c00002),
+  (t) => nvReadAll(t, 0x01c00002, 768),
   (t) => startEkPolicySession(t),
   (t) => activateCredential(t, 0x80000001, 0x80000000, { kind: 'password' }, new Uint8Array(8), new Uint8Array(8)),
   (t) => quote(t, 0x80000001, new Uint8Array(32), [{ hashAlg: TPM_ALG.SHA256, pcrs: [0, 1] }]),

@@ -30,7 +30,9 @@ function decode(b64: string, what: string): TpmtPublic {
 
 function checkEkShape(kind: EkKind, p: TpmtPublic): string | null {
   if ((p.attributes & (A.restricted | A.decrypt)) !== (A.restricted | A.decrypt) || p.attributes & A.sign) return 'is not a restricted decryption key';
-  if (!p.symmetric || p.symmetric.alg !== TPM_ALG.AES || p.symmetric.mode !== TPM_ALG.CFB) return 'does not use AES-CFB';
+  if (!p.symmetric || p.symmetric.alg !== TPM_ALG.AES || p.symmetric.mode !== TPM_ALG.CFB || (p.symmetric.keyBits !== 128 && p.symmetric.keyBits !== 256)) {
+    return 'does not use AES-128-CFB or AES-256-CFB';
+  }
   if (!HASHES[p.nameAlg]) return 'has an unsupported nameAlg';
   if (kind === 'rsa2048' && !(p.type === 'rsa' && p.keyBits === 2048)) return 'is not RSA-2048';
   if (kind === 'eccp256' && !(p.type === 'ecc' && p.curve === TPM_ECC.NIST_P256)) return 'is not ECC P-256';

@@ -34,11 +34,11 @@ export async function nvReadPublic(tpm: Tpm, index: number): Promise<NvPublic | 
 }
 
 /**
- * The whole contents of an NV index, read in chunks of at most `chunk` bytes (the TPM's
- * NV_BUFFER_MAX). Reads with the index's own empty auth when it allows AUTHREAD, else as owner.
+ * The whole contents of an NV index, read in chunks of `chunk` bytes (at most the TPM's
+ * TPM_PT_NV_BUFFER_MAX, or it refuses the read). Reads with the index's own empty auth when it allows AUTHREAD, else as owner.
  * Returns null when the index is not defined or was never written (absent is normal for EK certs).
  */
-export async function nvReadAll(tpm: Tpm, index: number, chunk = 768): Promise<Uint8Array | null> {
+export async function nvReadAll(tpm: Tpm, index: number, chunk: number): Promise<Uint8Array | null> {
   const pub = await nvReadPublic(tpm, index);
   if (!pub || !(pub.attributes & TPMA_NV.WRITTEN)) return null;
   const authHandle = pub.attributes & TPMA_NV.AUTHREAD ? index : TPM_RH.OWNER;
