@@ -1,4 +1,5 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../shared/fs/atomic-write.js';
 
 /** Where HookOS's /worker holds the code; the Template's install action mounts /worker/fleet at /tmp/fleet. */
@@ -9,7 +10,18 @@ export function writeInstallCode(path: string, code: string): Promise<void> {
   return writeFileAtomic(path, code, 0o600);
 }
 
-/** Removes a code an earlier boot or try left: only this attestation's pass may leave one. */
-export function removeInstallCode(path: string): Promise<void> {
-  return rm(path, { force: true });
+/**
+ * Removes a code an earlier boot or try left, and any temp copy of one that a crash mid-write
+ * left beside it (writeFileAtomic's `.<name>.<random>.tmp`): only this attestation's pass may leave one.
+ */
+export async function removeInstallCode(path: string): Promise<void> {
+  await rm(path, { force: true });
+  const prefix = `.${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return; // no directory, no leftovers
+  }
+  for (const n of names) if (n.startsWith(prefix) && n.endsWith('.tmp')) await rm(join(dirname(path), n), { force: true });
 }

@@ -79,12 +79,12 @@ export const suite: Suite = {
       // Verifier throughput, one thread: a recorded real attestation, checked again and again.
       const keys = await AttestationKeys.open(tpm);
       const req: StartRequest = startRequest(keys, boot);
-      const store = new SessionStore(3_600_000, 1_000_000);
-      const { session, response } = startSession(store, req);
+      const store = new SessionStore(3_600_000, { total: 1_000_000, perPeer: 1_000_000 });
+      const { session, response } = startSession(store, req, '127.0.0.1');
       const finish = await finishRequest(keys, response, buildReport(session.id, boot), eventLog);
       await keys.close();
       const verifications = rate(() => checkEvidence(session, finish));
-      const challenges = rate(() => startSession(store, req));
+      const challenges = rate(() => startSession(store, req, '127.0.0.1'));
       await app.close();
       await tpm.close();
 

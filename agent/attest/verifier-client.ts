@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { FleetError, errorMessage } from '../../shared/errors.js';
+import { isLoopback } from '../../shared/net/loopback.js';
 import { checkValue } from '../../shared/wire/validate.js';
 
 /** A failure worth another try: the verifier did not answer, or answered 5xx. */
@@ -13,7 +14,7 @@ export class RequestRefused extends FleetError {}
 export interface ClientOptions {
   /** e.g. https://fleetd.example:8443 */
   baseUrl: string;
-  /** PEM CA bundle the verifier's certificate must chain to (the agent trusts nothing else). */
+  /** PEM CA bundle the verifier's certificate must chain to; without it, the system's CAs. */
   ca?: string | Buffer;
   timeoutMs?: number;
 }
@@ -26,6 +27,10 @@ export async function postJson<T extends TSchema>(opts: ClientOptions, path: str
   const payload = Buffer.from(JSON.stringify(body));
   const send = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : null;
   if (!send) throw new RequestRefused('usage', `the verifier URL ${opts.baseUrl} is neither http nor https`);
+  // The answer carries the install code: in the clear only where it cannot leave this machine.
+  if (url.protocol === 'http:' && !isLoopback(url.hostname.replace(/^\[|\]$/g, ''))) {
+    throw new RequestRefused('usage', `refusing plain HTTP to ${url.host}: the verifier must be https:// off this machine`);
+  }
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = send(
       url,

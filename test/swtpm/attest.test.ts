@@ -11,6 +11,7 @@ import { TPM_ALG, TPM_CC } from '../../shared/tpm/constants.js';
 import { marshalPublic } from '../../shared/tpm/public.js';
 import { TpmError } from '../../shared/tpm/rc.js';
 import { akTemplate } from '../../shared/tpm/templates.js';
+import { quote } from '../../shared/tpm/commands/quote.js';
 import { reportBytes } from '../../shared/wire/report.js';
 import { FinishResponse, PATHS, StartAnswer, type FinishRequest, type StartResponse } from '../../shared/wire/schemas.js';
 import { installCodeHash } from '../../verifier/install-code.js';
@@ -41,6 +42,11 @@ async function attest(r: Rig) {
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
+/** Nothing at all reached the device: the refusal lives in the audit line only. */
+function expectNothingWritten(r: Rig) {
+  expect(r.inventory.device('node-1')).toBeUndefined();
+}
+
 /** Nothing but the verdict reached the device: no MAC, no attested facts, no install code. */
 function expectOnlyVerdict(r: Rig, verdict: string) {
   const d = r.inventory.device('node-1');
@@ -55,7 +61,8 @@ describe('admission on a real TPM (swtpm)', () => {
     rig = await startRig();
     const { outcome, lines } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'pending-approval' });
-    expect(lines).toEqual([expect.stringMatching(/^attest: FAILED pending-approval: no node entry names the serial SN-TEST-0001$/)]);
+    expect(lines).toEqual(['attest: FAILED pending-approval: no EK of this machine is approved yet; approve its EKs']);
+    expect(rig.audits[0]).toMatchObject({ verdict: 'pending-approval', reason: 'no node entry names the serial SN-TEST-0001' });
     const claim = await rig.inventory.claim(rig.boot.serial);
     const h = await hashesOf('a');
     expect(claim?.eks).toEqual([
@@ -117,7 +124,7 @@ describe('admission on a real TPM (swtpm)', () => {
     await node(rig, { approved_ek_rsa2048: other.rsa2048, approved_ek_eccp256: other.eccp256, provision: true });
     const { outcome } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-hash-mismatch' });
-    expectOnlyVerdict(rig, 'ek-hash-mismatch');
+    expectNothingWritten(rig);
     expect(rig.audits.find((a) => a.audit === 'attest.verdict')).toMatchObject({
       verdict: 'ek-hash-mismatch',
       refused: { kind: 'rsa2048', hash: mine.rsa2048, approved: other.rsa2048 },
@@ -131,8 +138,9 @@ describe('admission on a real TPM (swtpm)', () => {
     await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
     const { outcome, lines } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-missing' });
-    expect(lines[0]).toMatch(/^attest: FAILED ek-missing: the TPM proved no eccp256 EK/);
-    expectOnlyVerdict(rig, 'ek-missing');
+    expect(lines[0]).toBe('attest: FAILED ek-missing: this TPM proved no EK of a kind the entry approves');
+    expect(rig.audits[0]).toMatchObject({ verdict: 'ek-missing', reason: 'the TPM proved no eccp256 EK, which node-1\'s entry approves' });
+    expectNothingWritten(rig);
   });
 
   it('the same TPM without ECC still passes when only its RSA EK is approved', async () => {
@@ -168,7 +176,7 @@ describe('admission on a real TPM (swtpm)', () => {
   });
 });
 
-describe('protocol refusals (nothing written but the verdict)', () => {
+describe('protocol refusals (before the TPM proves its EKs nothing is written; after, only the verdict)', () => {
   async function begin(opts: Parameters<typeof startRig>[0] = {}) {
     rig = await startRig(opts);
     const h = await hashesOf('a');
@@ -198,7 +206,7 @@ describe('protocol refusals (nothing written but the verdict)', () => {
     await keys.close();
     await new Promise((res) => setTimeout(res, 400));
     expect((await finish(r, body)).verdict).toBe('session-expired');
-    expectOnlyVerdict(r, 'session-expired');
+    expectNothingWritten(r);
   });
 
   it('an unknown session is refused', async () => {
@@ -243,7 +251,7 @@ describe('protocol refusals (nothing written but the verdict)', () => {
       eventLog: Buffer.from(r.boot.eventLog!).toString('base64'),
     };
     expect((await finish(r, forged)).verdict).toBe('credential-mismatch');
-    expectOnlyVerdict(r, 'credential-mismatch');
+    expectNothingWritten(r);
   });
 
   it('a report changed after quoting is refused (quote-stale)', async () => {
@@ -317,6 +325,55 @@ describe('protocol refusals (nothing written but the verdict)', () => {
     expect(res.verdict).toBe('eventlog-mismatch');
     expect(res.message).toMatch(new RegExp(`PCR ${parsed.pcrOf(last)}`));
     expectOnlyVerdict(r, 'eventlog-mismatch');
+  });
+
+  it('a quote of fewer than all 24 PCRs is refused, however well it verifies (pcr-mismatch)', async () => {
+    const { r, keys, start } = await begin();
+    const body = await honest(keys, start, r);
+    const extra = createHash('sha256').update(Buffer.from(start.nonce, 'base64')).update(Buffer.from(body.report, 'base64')).digest();
+    const only23 = await quote(r.tpm, keys.ak.handle, extra, [{ hashAlg: TPM_ALG.SHA256, pcrs: [23] }]);
+    await keys.close();
+    const res = await finish(r, {
+      ...body,
+      quote: { attest: Buffer.from(only23.attest).toString('base64'), signature: Buffer.from(only23.signature).toString('base64') },
+      pcrs: { '23': body.pcrs['23']! },
+    });
+    expect(res).toMatchObject({ verdict: 'pcr-mismatch', message: 'the quote does not cover exactly PCRs 0-23 of the SHA-256 bank' });
+    expect(res.installCode).toBeUndefined();
+  });
+
+  it('an event log that measures no firmware boot is refused (eventlog-invalid)', async () => {
+    const { r, keys, start } = await begin();
+    const { parseEventLog } = await import('../../shared/eventlog/parse.js');
+    const parsed = parseEventLog(r.boot.eventLog!);
+    const header = r.boot.eventLog!.subarray(0, parsed.event(1).offset); // the Spec ID event alone
+    const body = await finishRequest(keys, start, buildReport(start.session, { ...r.boot, eventLog: header }), header);
+    await keys.close();
+    const res = await finish(r, body);
+    expect(res).toMatchObject({ verdict: 'eventlog-invalid', message: expect.stringMatching(/measures nothing into PCR 0, 1, 2, 3, 4, 5, 6, 7/) });
+    expectOnlyVerdict(r, 'eventlog-invalid');
+  });
+
+  it('another TPM claiming the serial cannot mark the device with its refusals', async () => {
+    const { r, keys, start } = await begin({ machine: 'b' });
+    const body = await honest(keys, start, r);
+    await keys.close();
+    const bytes = Buffer.from(body.quote.signature, 'base64');
+    bytes[bytes.length - 3]! ^= 0x01;
+    expect((await finish(r, { ...body, quote: { ...body.quote, signature: bytes.toString('base64') } })).verdict).toBe('quote-invalid');
+    expectNothingWritten(r);
+    expect(r.audits.at(-1)).toMatchObject({ verdict: 'quote-invalid', serial: r.boot.serial });
+  });
+
+  it('an EK with a SHA-1 nameAlg is refused at start with a verdict, not an error', async () => {
+    rig = await startRig();
+    const keys = await AttestationKeys.open(rig.tpm);
+    const req = startRequest(keys, rig.boot);
+    await keys.close();
+    const area = Buffer.from(req.eks[0]!.public, 'base64');
+    area.writeUInt16BE(TPM_ALG.SHA1, 2);
+    const res = await postJson({ baseUrl: rig.url }, PATHS.start, { ...req, eks: [{ ...req.eks[0]!, public: area.toString('base64') }] }, StartAnswer);
+    expect(res).toMatchObject({ verdict: 'ek-invalid', message: 'the rsa2048 EK does not use SHA-256 or stronger as its nameAlg' });
   });
 
   it('no event log is refused (eventlog-missing)', async () => {

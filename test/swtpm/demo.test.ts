@@ -7,7 +7,7 @@ describe('npm run demo', () => {
     const out = `${r.stdout}${r.stderr}`;
     expect(r.status, out).toBe(0);
     const order = [
-      /attest: FAILED pending-approval: demo-node-1's entry approves no EK; approve its EKs/,
+      /attest: FAILED pending-approval: no EK of this machine is approved yet; approve its EKs/,
       /approved_ek_rsa2048: [0-9a-f]{64}/,
       /approved_ek_eccp256: [0-9a-f]{64}/,
       /receiving scan rsa2048: [0-9a-f]{64} matches the claim/,

@@ -20,7 +20,7 @@ beforeAll(async () => {
   rig = await startRig();
   const keys = await AttestationKeys.open(rig.tpm);
   start = startRequest(keys, rig.boot);
-  const s = startSession(new SessionStore(), start);
+  const s = startSession(new SessionStore(), start, '127.0.0.1');
   session = s.session;
   finish = await finishRequest(keys, s.response as StartResponse, buildReport(session.id, rig.boot), rig.boot.eventLog);
   await keys.close();

@@ -19,9 +19,10 @@ afterEach(async () => {
 });
 
 const noTpm = new Tpm({
-  // NV_ReadPublic/ReadPublic: TPM_RC_HANDLE; CreatePrimary: TPM_RC_ASYMMETRIC
+  // GetCapability: no properties; NV_ReadPublic/ReadPublic: TPM_RC_HANDLE; CreatePrimary: TPM_RC_ASYMMETRIC
   transmit: async (cmd) => {
     const cc = Buffer.from(cmd).readUInt32BE(6);
+    if (cc === 0x17a) return new Uint8Array(Buffer.from('80010000001300000000' + '00' + '00000006' + '00000000', 'hex'));
     const rc = cc === 0x131 ? 0x081 : 0x18b;
     const b = Buffer.alloc(10);
     b.writeUInt16BE(0x8001, 0);

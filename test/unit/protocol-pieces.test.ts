@@ -38,11 +38,11 @@ describe('the canonical report', () => {
 });
 
 describe('the session store', () => {
-  const session = (id: string, expiresAt: number): Session => ({ id, serial: 's', mac: 'm', eks: [], ak: {} as never, nonce: new Uint8Array(), secrets: new Map(), expiresAt });
+  const session = (id: string, expiresAt: number, serial = 's'): Session => ({ id, serial, mac: 'm', eks: [], ak: {} as never, nonce: new Uint8Array(), secrets: new Map(), expiresAt });
 
   it('a session is taken once', () => {
-    const store = new SessionStore(1000, 10, () => 0);
-    store.add(session('one', 1000));
+    const store = new SessionStore(1000, {}, () => 0);
+    store.add(session('one', 1000), 'p');
     expect(store.take('one').id).toBe('one');
     expect(() => store.take('one')).toThrow(expect.objectContaining({ code: 'session-replayed' }));
     expect(() => store.take('two')).toThrow(expect.objectContaining({ code: 'session-unknown' }));
@@ -50,8 +50,8 @@ describe('the session store', () => {
 
   it('a session taken after its deadline is expired', () => {
     let now = 0;
-    const store = new SessionStore(1000, 10, () => now);
-    store.add(session('one', store.deadline()));
+    const store = new SessionStore(1000, {}, () => now);
+    store.add(session('one', store.deadline()), 'p');
     now = 1001;
     const s = store.take('one');
     expect(() => store.checkLive(s)).toThrow(Refusal);
@@ -59,12 +59,31 @@ describe('the session store', () => {
 
   it('forgets sessions long past their deadline, and caps how many it holds', () => {
     let now = 0;
-    const store = new SessionStore(1000, 3, () => now);
-    for (const id of ['a', 'b', 'c', 'd']) store.add(session(id, store.deadline()));
+    const store = new SessionStore(1000, { total: 3 }, () => now);
+    for (const id of ['a', 'b', 'c', 'd']) store.add(session(id, store.deadline(), id), 'p');
     expect(store.size).toBe(3);
     expect(() => store.take('a')).toThrow(expect.objectContaining({ code: 'session-unknown' }));
     now = 5000;
-    store.add(session('e', store.deadline()));
+    store.add(session('e', store.deadline()), 'p');
     expect(store.size).toBe(1);
+  });
+
+  it('a flood of one serial evicts only that serial\'s oldest sessions', () => {
+    const store = new SessionStore(1000, { perSerial: 2 }, () => 0);
+    store.add(session('victim', 1000, 'SN-V'), 'victim-ip');
+    for (let i = 0; i < 10; i++) store.add(session(`f${i}`, 1000, 'SN-F'), 'flood-ip');
+    expect(store.take('victim').serial).toBe('SN-V');
+    expect(store.size).toBe(3);
+  });
+
+  it('refuses a peer that holds its share, with 429, until its sessions are forgotten', () => {
+    let now = 0;
+    const store = new SessionStore(1000, { perPeer: 2 }, () => now);
+    store.add(session('a', store.deadline(), 'x'), 'p');
+    store.add(session('b', store.deadline(), 'y'), 'p');
+    expect(() => store.admit('p')).toThrow(expect.objectContaining({ code: 'too-many-sessions', statusCode: 429 }));
+    expect(() => store.admit('q')).not.toThrow();
+    now = 2001;
+    expect(() => store.admit('p')).not.toThrow();
   });
 });

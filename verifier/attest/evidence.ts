@@ -5,7 +5,8 @@ import { parseEventLog } from '../../shared/eventlog/parse.js';
 import { secureBootState } from '../../shared/eventlog/secureboot.js';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
 import { parseQuoteAttest, type QuoteAttest } from '../../shared/tpm/attest.js';
-import { TPM_ALG } from '../../shared/tpm/constants.js';
+import { EV_NO_ACTION } from '../../shared/eventlog/types.js';
+import { HASHES, TPM_ALG } from '../../shared/tpm/constants.js';
 import { parseSignature, verifySignature } from '../../shared/tpm/signature.js';
 import { parseReport } from '../../shared/wire/report.js';
 import type { EkKind, FinishRequest, Report } from '../../shared/wire/schemas.js';
@@ -22,23 +23,34 @@ export interface Evidence {
   notes: string[];
 }
 
+/** Every PCR of the SHA-256 bank: a quote of fewer would leave boot state unexamined. */
+const QUOTED_PCRS = Array.from({ length: 24 }, (_, i) => i);
+/** What every UEFI firmware measures (at least its separators): a log without them describes no boot. */
+const FIRMWARE_PCRS = [0, 1, 2, 3, 4, 5, 6, 7];
+
 /**
  * Checks a `finish` against its session. Pure: no I/O, no clock. Each failed check is a
- * `Refusal` whose code names it. Order: the secrets prove every claimed EK sits in the AK's TPM;
- * the quote proves that TPM signed this nonce, this report and these PCRs; the event log must
- * replay to those PCRs.
+ * `Refusal` whose code names it. Order: the secrets prove every claimed EK sits in the AK's TPM
+ * (`checkSecrets`, which the caller runs first); the quote proves that TPM signed this nonce, this
+ * report and all 24 SHA-256 PCRs; the event log must describe a firmware boot and replay to them.
  */
 export function checkEvidence(session: Session, req: FinishRequest): Evidence {
   checkSecrets(session, req);
+  return checkQuotedBoot(session, req);
+}
+
+/** Everything after the secrets: what the proven TPM signed, and the boot it describes. */
+export function checkQuotedBoot(session: Session, req: FinishRequest): Evidence {
   const reportRaw = Buffer.from(req.report, 'base64');
   const attest = checkQuote(session, req, reportRaw);
-  const pcrs = checkPcrs(attest, req);
+  const pcrs = checkPcrs(session, attest, req);
   const report = checkReport(session, reportRaw);
   const { secureBoot, notes } = checkEventLog(req, report, pcrs);
   return { proven: session.eks.map((e) => ({ kind: e.kind, hash: e.hash, hasCertificate: e.hasCertificate })), report, secureBoot, notes };
 }
 
-function checkSecrets(session: Session, req: FinishRequest): void {
+/** The secrets prove every claimed EK sits in the TPM that holds the AK. */
+export function checkSecrets(session: Session, req: FinishRequest): void {
   for (const ek of session.eks) {
     const sent = req.secrets.filter((s) => s.kind === ek.kind);
     const expected = session.secrets.get(ek.kind)!;
@@ -69,17 +81,22 @@ function checkQuote(session: Session, req: FinishRequest, reportRaw: Uint8Array)
   return attest;
 }
 
-/** The PCR values sent must be exactly the quoted selection and hash to the quoted digest. */
-function checkPcrs(attest: QuoteAttest, req: FinishRequest): Map<number, Uint8Array> {
+/**
+ * The quote must cover all 24 SHA-256 PCRs, and the values sent must be those and hash (with the
+ * AK's scheme hash, as the TPM computes pcrDigest) to the quoted digest.
+ */
+function checkPcrs(session: Session, attest: QuoteAttest, req: FinishRequest): Map<number, Uint8Array> {
   const sel = attest.pcrSelect.filter((s) => s.pcrs.length > 0);
-  if (sel.length !== 1 || sel[0]!.hashAlg !== TPM_ALG.SHA256) throw new Refusal('pcr-mismatch', 'the quote does not cover exactly the SHA-256 PCR bank');
+  if (sel.length !== 1 || sel[0]!.hashAlg !== TPM_ALG.SHA256 || sel[0]!.pcrs.join(',') !== QUOTED_PCRS.join(',')) {
+    throw new Refusal('pcr-mismatch', 'the quote does not cover exactly PCRs 0-23 of the SHA-256 bank');
+  }
   const indices = sel[0]!.pcrs;
   const sent = Object.keys(req.pcrs).map(Number).sort((a, b) => a - b);
   if (sent.length !== indices.length || sent.some((v, i) => v !== indices[i])) {
     throw new Refusal('pcr-mismatch', `the PCRs sent (${sent.join(',')}) are not the PCRs quoted (${indices.join(',')})`);
   }
   const pcrs = new Map<number, Uint8Array>();
-  const h = createHash('sha256');
+  const h = createHash(HASHES[session.ak.pub.scheme.hashAlg!]!.node);
   for (const i of indices) {
     const v = fromHex(req.pcrs[String(i)]!);
     pcrs.set(i, v);
@@ -115,6 +132,9 @@ function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uin
   } catch (err) {
     throw new Refusal('eventlog-invalid', errorMessage(err));
   }
+  const measured = new Set(Array.from({ length: log.length }, (_, i) => (log.typeOf(i) === EV_NO_ACTION ? -1 : log.pcrOf(i))));
+  const unmeasured = FIRMWARE_PCRS.filter((p) => !measured.has(p));
+  if (unmeasured.length) throw new Refusal('eventlog-invalid', `the event log measures nothing into PCR ${unmeasured.join(', ')}: it does not describe a firmware boot`);
   const cmp = comparePcrs(log, 'sha256', pcrs);
   if (!cmp.ok) throw new Refusal('eventlog-mismatch', `the event log does not replay to the quoted PCR ${cmp.mismatched.join(', ')}`);
   return { secureBoot: secureBootState(log).enabled, notes: cmp.notes };

@@ -33,7 +33,8 @@ function checkEkShape(kind: EkKind, p: TpmtPublic): string | null {
   if (!p.symmetric || p.symmetric.alg !== TPM_ALG.AES || p.symmetric.mode !== TPM_ALG.CFB || (p.symmetric.keyBits !== 128 && p.symmetric.keyBits !== 256)) {
     return 'does not use AES-128-CFB or AES-256-CFB';
   }
-  if (!HASHES[p.nameAlg]) return 'has an unsupported nameAlg';
+  // MakeCredential's secret is 32 bytes and must fit the nameAlg digest: SHA-256 or stronger.
+  if (p.nameAlg === TPM_ALG.SHA1 || !HASHES[p.nameAlg]) return 'does not use SHA-256 or stronger as its nameAlg';
   if (kind === 'rsa2048' && !(p.type === 'rsa' && p.keyBits === 2048)) return 'is not RSA-2048';
   if (kind === 'eccp256' && !(p.type === 'ecc' && p.curve === TPM_ECC.NIST_P256)) return 'is not ECC P-256';
   return null;

@@ -1,4 +1,3 @@
-import { isIP } from 'node:net';
 import { FleetError } from '../../shared/errors.js';
 
 export interface ListenAddress {
@@ -12,11 +11,4 @@ export function parseListenAddress(s: string): ListenAddress {
   const port = Number(m?.[3]);
   if (!m || port > 65535) throw new FleetError('usage', `listen address ${s} is not HOST:PORT`);
   return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
-}
-
-/** Loopback only: where plain HTTP may listen, since nothing off this machine can reach it. */
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
 }

@@ -1,8 +1,11 @@
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { FleetError } from '../../shared/errors.js';
 import { ErrorResponse, FinishRequest, FinishResponse, PATHS, StartAnswer, StartRequest } from '../../shared/wire/schemas.js';
 import type { AttestationService } from '../attest/service.js';
-import { isLoopback, type ListenAddress } from './listen-address.js';
+import { isLoopback } from '../../shared/net/loopback.js';
+import type { ListenAddress } from './listen-address.js';
 
 export interface ServerOptions {
   service: AttestationService;
@@ -10,15 +13,30 @@ export interface ServerOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** fastify's logger (pino options), or false. */
   logger?: boolean | object;
+  /** How long a request may take to arrive, and an idle connection may stay (default 30 s). */
+  requestTimeoutMs?: number;
 }
 
 /** Request bodies are capped: the largest legal finish (a 1 MiB event log, base64) plus room. */
 const BODY_LIMIT = 1.5 * 1024 * 1024;
+/** A request must arrive whole within this, and an idle connection closes: no slow-loris. */
+const REQUEST_TIMEOUT_MS = 30_000;
+/** Connections held at once; a fleet of netbooting nodes needs a handful each. */
+const MAX_CONNECTIONS = 1024;
 
 export function buildServer(opts: ServerOptions): FastifyInstance {
+  const timeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  // Node enforces requestTimeout only when it checks its connections (every 30 s by default), and
+  // a trickle keeps an idle timer alive: check at least every second, headers within the timeout.
+  const limits = { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(1000, timeout) };
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
+    serverFactory: (handler) => {
+      const server = opts.tls ? createHttpsServer({ ...limits, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(limits, handler);
+      server.maxConnections = MAX_CONNECTIONS;
+      return server;
+    },
     ...(opts.tls ? { https: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   });

@@ -15,6 +15,9 @@ export interface DeviceState {
   installCode?: { sha256: string; bootId: string; at: string };
 }
 
+/** Waiting claims kept by default; the oldest go first. */
+const MAX_CLAIMS = 1000;
+
 interface State {
   devices: Record<string, DeviceState>;
   claims: Record<string, Claim>;
@@ -34,10 +37,11 @@ export class EmbeddedInventory implements Inventory {
   private constructor(
     readonly nodesPath: string,
     readonly statePath: string,
+    private readonly maxClaims: number,
   ) {}
 
-  static async open(nodesPath: string, stateDir: string): Promise<EmbeddedInventory> {
-    const inv = new EmbeddedInventory(nodesPath, join(stateDir, 'state.json'));
+  static async open(nodesPath: string, stateDir: string, opts: { maxClaims?: number } = {}): Promise<EmbeddedInventory> {
+    const inv = new EmbeddedInventory(nodesPath, join(stateDir, 'state.json'), opts.maxClaims ?? MAX_CLAIMS);
     await inv.refreshNodes();
     try {
       inv.state = JSON.parse(await readFile(inv.statePath, 'utf8')) as State;
@@ -79,10 +83,13 @@ export class EmbeddedInventory implements Inventory {
     return this.state.devices[hostname];
   }
 
+  /** Changes a copy, writes it, and only then serves it: a failed write changes nothing. */
   private update(fn: (s: State) => void): Promise<void> {
     const run = async () => {
-      fn(this.state);
-      await writeFileAtomic(this.statePath, `${JSON.stringify(this.state, null, 2)}\n`, 0o600);
+      const next = structuredClone(this.state);
+      fn(next);
+      await writeFileAtomic(this.statePath, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+      this.state = next;
     };
     const next = this.writes.then(run, run);
     this.writes = next.catch(() => undefined);
@@ -104,19 +111,21 @@ export class EmbeddedInventory implements Inventory {
     });
   }
 
-  async recordVerdict(serial: string, verdict: Verdict, at: string): Promise<void> {
-    const entry = await this.lookup(serial);
-    if (!entry) return;
-    await this.update((s) => {
+  recordVerdict(entry: NodeEntry, verdict: Verdict, at: string): Promise<void> {
+    return this.update((s) => {
       const d = this.dev(s, entry.hostname);
       d.verdict = verdict;
       d.verdictAt = at;
     });
   }
 
+  /** Keeps the newest claim per serial, and the newest `maxClaims` in all: claims cost nothing to send. */
   recordClaim(claim: Claim): Promise<void> {
     return this.update((s) => {
+      delete s.claims[claim.serial];
       s.claims[claim.serial] = claim;
+      const serials = Object.keys(s.claims);
+      for (const old of serials.slice(0, Math.max(0, serials.length - this.maxClaims))) delete s.claims[old];
     });
   }
 

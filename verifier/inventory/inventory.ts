@@ -40,8 +40,8 @@ export interface Inventory {
   lookup(serial: string): Promise<NodeEntry | null>;
   /** Attested: records the facts and the verdict on the device. */
   recordAttested(entry: NodeEntry, facts: AttestationFacts): Promise<void>;
-  /** Refused or waiting: records the verdict on the device, if there is one, and nothing else. */
-  recordVerdict(serial: string, verdict: Verdict, at: string): Promise<void>;
+  /** Refused or waiting: records the verdict on the device and nothing else. */
+  recordVerdict(entry: NodeEntry, verdict: Verdict, at: string): Promise<void>;
   /** Keeps the latest waiting claim for a serial. */
   recordClaim(claim: Claim): Promise<void>;
   claim(serial: string): Promise<Claim | null>;

@@ -7,7 +7,7 @@ function capParams(cap: number, property: number, count: number): Uint8Array {
   return new ByteWriter(12).u32(cap).u32(property).u32(count).finish();
 }
 
-/** Every handle of a type from `first` on, following moreData. */
+/** Every handle of a type from `first` on, following moreData (a handle type holds at most 2^24). */
 export async function getHandles(tpm: Tpm, first: number): Promise<number[]> {
   const out: number[] = [];
   let property = first;
@@ -17,7 +17,13 @@ export async function getHandles(tpm: Tpm, first: number): Promise<number[]> {
     if (r.u32('capability') !== TPM_CAP.HANDLES) r.fail('capability is not TPM_CAP_HANDLES');
     const count = r.u32('count');
     if (count > 1024) r.fail(`lists ${count} handles`);
-    for (let i = 0; i < count; i++) out.push(r.u32('handle'));
+    for (let i = 0; i < count; i++) {
+      const h = r.u32('handle');
+      // Handles come in ascending order from `property`: anything else would page forever.
+      if (h < property) r.fail(`handle 0x${h.toString(16)} is below the one asked for`);
+      out.push(h);
+    }
+    if (out.length > 65536) r.fail('lists more than 65536 handles');
     if (!more || count === 0) break;
     // Stay within the same handle type: the TPM pages across types otherwise.
     if ((out[out.length - 1]! >>> 24) !== first >>> 24) break;

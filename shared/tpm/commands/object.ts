@@ -29,16 +29,29 @@ export async function createPrimary(tpm: Tpm, hierarchy: number, template: TpmtP
     params: createParams(template),
     responseHandles: 1,
   });
-  const r = res.params;
-  const { pub, area } = readPublic2b(r);
-  r.tpm2b('creationData');
-  r.tpm2b('creationHash');
-  r.u16('creationTicket.tag');
-  r.u32('creationTicket.hierarchy');
-  r.tpm2b('creationTicket.digest');
-  const name = r.tpm2b('name');
-  r.end('CreatePrimary parameters');
-  return { handle: res.handles[0]!, pub, area, name };
+  const handle = res.handles[0]!;
+  return flushingOnError(tpm, handle, () => {
+    const r = res.params;
+    const { pub, area } = readPublic2b(r);
+    r.tpm2b('creationData');
+    r.tpm2b('creationHash');
+    r.u16('creationTicket.tag');
+    r.u32('creationTicket.hierarchy');
+    r.tpm2b('creationTicket.digest');
+    const name = r.tpm2b('name');
+    r.end('CreatePrimary parameters');
+    return { handle, pub, area, name };
+  });
+}
+
+/** Parses what came with a new handle; if that fails, the handle is flushed before the error goes on. */
+async function flushingOnError<T>(tpm: Tpm, handle: number, parse: () => T): Promise<T> {
+  try {
+    return parse();
+  } catch (err) {
+    await flushContext(tpm, handle).catch(() => undefined);
+    throw err;
+  }
 }
 
 /** TPM2_Create: a new key under `parent`; returns the blobs to Load it. */
@@ -53,9 +66,12 @@ export async function create(tpm: Tpm, parent: number, parentAuth: Auth, templat
 export async function load(tpm: Tpm, parent: number, parentAuth: Auth, privateBlob: Uint8Array, area: Uint8Array, pub: TpmtPublic): Promise<LoadedKey> {
   const params = new ByteWriter(privateBlob.length + area.length + 8).tpm2b(privateBlob).tpm2b(area).finish();
   const res = await tpm.run({ name: 'Load', cc: TPM_CC.Load, handles: [parent], auths: [parentAuth], params, responseHandles: 1 });
-  const name = res.params.tpm2b('name');
-  res.params.end('Load parameters');
-  return { handle: res.handles[0]!, pub, area, name };
+  const handle = res.handles[0]!;
+  return flushingOnError(tpm, handle, () => {
+    const name = res.params.tpm2b('name');
+    res.params.end('Load parameters');
+    return { handle, pub, area, name };
+  });
 }
 
 /** TPM2_ReadPublic: the public area and Name of a loaded or persistent object. */

@@ -31,7 +31,6 @@ export async function startEkPolicySession(tpm: Tpm): Promise<EkSession> {
     responseHandles: 1,
   });
   const handle = res.handles[0]!;
-  res.params.tpm2b('nonceTPM');
   let disposed = false;
   const dispose = async () => {
     if (disposed) return;
@@ -39,6 +38,7 @@ export async function startEkPolicySession(tpm: Tpm): Promise<EkSession> {
     await flushContext(tpm, handle).catch(() => undefined); // already gone when a command consumed it
   };
   try {
+    res.params.tpm2b('nonceTPM');
     const secret = new ByteWriter(16).u16(0).u16(0).u16(0).u32(0).finish(); // nonceTPM, cpHashA, policyRef, expiration
     await tpm.run({
       name: 'PolicySecret',
