@@ -297,10 +297,12 @@ function sizeField(r: ByteReader, field: string): number {
   return Number(v);
 }
 
+const UTF16 = new TextDecoder('utf-16le', { fatal: true });
+
 function utf16(b: Uint8Array, r: ByteReader): string {
   if (b.length % 2 !== 0) r.fail('UTF-16 text has an odd length');
   try {
-    return new TextDecoder('utf-16le', { fatal: true }).decode(b);
+    return UTF16.decode(b);
   } catch {
     return r.fail('text is not valid UTF-16');
   }

@@ -24,15 +24,18 @@ export function reportBytes(report: Report): Uint8Array {
  * Parses report bytes and refuses any that are not exactly the canonical form of a valid report:
  * no duplicate keys, no extra white space, no second reading of the same signed bytes.
  */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 export function parseReport(bytes: Uint8Array): Report {
+  let text: string;
   let value: unknown;
-  const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
   try {
-    value = JSON.parse(text.decode(bytes));
+    text = UTF8.decode(bytes);
+    value = JSON.parse(text);
   } catch {
     throw new ParseError('report-invalid', 'the report is not UTF-8 JSON');
   }
   const report = checkValue(Report, value, 'report-invalid', 'report');
-  if (canonicalJson(report) !== text.decode(bytes)) throw new ParseError('report-invalid', 'the report is not in canonical form');
+  if (canonicalJson(report) !== text) throw new ParseError('report-invalid', 'the report is not in canonical form');
   return report;
 }
