@@ -150,6 +150,22 @@ describe('admission on a real TPM (swtpm)', () => {
     expect((await attest(rig)).outcome).toEqual({ kind: 'passed', installCode: false });
   });
 
+  it('admits with an RSA-2048 AK (RSASSA) as well as the default ECC P-256 AK', async () => {
+    rig = await startRig();
+    const h = await hashesOf('a');
+    await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256 });
+    const keys = await AttestationKeys.open(rig.tpm, { akKind: 'rsa' });
+    try {
+      expect(keys.ak.pub.type).toBe('rsa');
+      const start = await postJson({ baseUrl: rig.url }, PATHS.start, startRequest(keys, rig.boot), StartAnswer);
+      if ('verdict' in start) throw new Error(start.message);
+      const body = await finishRequest(keys, start, buildReport(start.session, rig.boot), rig.boot.eventLog);
+      expect((await postJson({ baseUrl: rig.url }, PATHS.finish, body, FinishResponse)).verdict).toBe('attested');
+    } finally {
+      await keys.close();
+    }
+  });
+
   it('uses the persisted EKs of a TPM that has them, without TPM2_CreatePrimary', async () => {
     const commands: number[] = [];
     rig = await startRig({
