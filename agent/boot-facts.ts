@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { FleetError } from '../shared/errors.js';
+import { readCaptureFile } from '../shared/lldp/capture.js';
 
 /** Where Linux exposes what the agent reports; tests and the demo point these elsewhere. */
 export const DEFAULT_PATHS = {
@@ -27,6 +28,19 @@ export function readBootId(path = DEFAULT_PATHS.bootId): Promise<string> {
 
 export async function readNicMac(nic: string, net = DEFAULT_PATHS.net): Promise<string> {
   return (await readTrimmed(`${net}/${nic}/address`, `${nic}'s MAC`)).toLowerCase();
+}
+
+/** The first LLDP frame of a recorded capture (pcap or raw frame file). */
+export async function readLldpFrame(path: string): Promise<Uint8Array> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (err) {
+    throw new FleetError('boot-facts', `cannot read the LLDP frame ${path}: ${(err as Error).message}`);
+  }
+  const frame = readCaptureFile(bytes)[0];
+  if (!frame) throw new FleetError('boot-facts', `${path} holds no frame`);
+  return frame;
 }
 
 /** The firmware event log, or null when this machine has none (no TPM log, or securityfs not mounted). */

@@ -4,7 +4,7 @@ import { FleetError } from '../shared/errors.js';
 import { Tpm } from '../shared/tpm/client.js';
 import { openTransport } from '../shared/tpm/transport.js';
 import { runAttestation } from './attest/run.js';
-import { DEFAULT_PATHS, readBootId, readEventLog, readNicMac, readSerial } from './boot-facts.js';
+import { DEFAULT_PATHS, readBootId, readEventLog, readLldpFrame, readNicMac, readSerial } from './boot-facts.js';
 import { INSTALL_CODE_PATH } from './install-code.js';
 
 export const USAGE = `usage: fleet agent --url URL [options]
@@ -16,6 +16,7 @@ export const USAGE = `usage: fleet agent --url URL [options]
   --event-log FILE     the TCG event log (default: ${DEFAULT_PATHS.eventLog})
   --boot-id-file FILE  (default: ${DEFAULT_PATHS.bootId})
   --install-code FILE  where the code goes (default: ${INSTALL_CODE_PATH})
+  --lldp-frame FILE    the switch's LLDP frame, recorded (raw frame or pcap; the first LLDP frame)
   --tries N            attempts (default 5)
   --retry-delay SEC    between attempts (default 30)`;
 
@@ -33,6 +34,7 @@ export async function main(args: string[], say: (line: string) => void = (l) => 
       'event-log': { type: 'string', default: DEFAULT_PATHS.eventLog },
       'boot-id-file': { type: 'string', default: DEFAULT_PATHS.bootId },
       'install-code': { type: 'string', default: INSTALL_CODE_PATH },
+      'lldp-frame': { type: 'string' },
       tries: { type: 'string', default: '5' },
       'retry-delay': { type: 'string', default: '30' },
       help: { type: 'boolean' },
@@ -54,7 +56,7 @@ export async function main(args: string[], say: (line: string) => void = (l) => 
     mac,
     bootId: await readBootId(o['boot-id-file']),
     eventLog: await readEventLog(o['event-log']),
-    lldp: null,
+    lldp: o['lldp-frame'] ? await readLldpFrame(o['lldp-frame']) : null,
   };
   const tpm = new Tpm(await openTransport(o.tpm));
   try {

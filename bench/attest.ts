@@ -13,9 +13,11 @@ import { checkEvidence } from '../verifier/attest/evidence.js';
 import { SessionStore } from '../verifier/attest/session-store.js';
 import { AttestationService } from '../verifier/attest/service.js';
 import { buildServer, listen } from '../verifier/http/server.js';
-import { EmbeddedInventory } from '../verifier/inventory/embedded.js';
+import { EmbeddedInventory } from '../verifier/inventory/embedded/embedded.js';
+import { openDatabase } from '../verifier/state/database.js';
+import { LocalStore } from '../verifier/state/local-store.js';
 import { simulateBoot } from '../test/swtpm/boot.js';
-import { BOOT_LOG } from '../test/swtpm/rig.js';
+import { BOOT_LOG, RIG_CATALOGUE } from '../test/swtpm/rig.js';
 import { copyTpmState, goldenTpm } from '../test/swtpm/provision.js';
 import { startSwtpm } from '../test/swtpm/swtpm.js';
 import { stringify } from 'yaml';
@@ -60,8 +62,9 @@ export const suite: Suite = {
       await simulateBoot(tpm, eventLog);
       const nodesPath = join(dir, 'nodes.yaml');
       const approved = { approved_ek_rsa2048: ekHashOfCertificate(golden.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(golden.ekCertEccDer) };
-      await writeFile(nodesPath, stringify({ nodes: [{ hostname: 'bench-1', serial: 'BENCH-1', ...approved }] }));
-      const service = new AttestationService({ inventory: await EmbeddedInventory.open(nodesPath, join(dir, 'state')), audit: () => undefined });
+      await writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: { 'bench-1': { model: 'm720q', class: 'worker', serial: 'BENCH-1', ...approved } } }));
+      const db = openDatabase(join(dir, 'state'));
+      const service = new AttestationService({ inventory: new EmbeddedInventory(nodesPath, db), store: new LocalStore(db), audit: () => undefined });
       const app = buildServer({ service });
       const url = await listen(app, { host: '127.0.0.1', port: 0 }, false);
       const boot = { serial: 'BENCH-1', mac: '52:54:00:00:00:01', bootId: '00000000-0000-4000-8000-000000000001', eventLog, lldp: null };
@@ -94,6 +97,7 @@ export const suite: Suite = {
       const challenges = rate(() => startSession(store, req, '127.0.0.1'));
       await app.close();
       await tpm.close();
+      db.close();
 
       const o = median(oursMs);
       const t = median(theirsMs);

@@ -13,8 +13,10 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   serve: { summary: 'run the verifier: fleet serve --nodes FILE --state DIR [--listen HOST:PORT] [--cert F --key F]', load: () => import('./commands/serve.js') },
   agent: { summary: 'attest this machine once: fleet agent --url URL [--tpm SPEC] [--ca FILE] ...', load: () => import('./commands/agent.js') },
-  approve: { summary: 'print the EK binding lines of a waiting claim: fleet approve SERIAL --nodes FILE --state DIR', load: () => import('./commands/approve.js') },
+  attest: { summary: 'print the EK binding lines of a waiting claim: fleet attest approve SERIAL --state DIR', load: () => import('./commands/attest.js') },
+  inventory: { summary: 'check a nodes file, show a device, set desired_action: fleet inventory check|show|action ...', load: () => import('./commands/inventory.js') },
   eventlog: { summary: 'decode a TCG event log and replay it: fleet eventlog [--json] FILE', load: () => import('./commands/eventlog.js') },
+  lldp: { summary: 'decode the LLDP frames of a pcap or raw frame file: fleet lldp [--json] FILE', load: () => import('./commands/lldp.js') },
 };
 
 function usage(): string {

@@ -21,7 +21,9 @@ const common: BuildOptions = {
 };
 
 export async function buildAll(): Promise<void> {
-  await build({ ...common, entryPoints: [join(root, 'cli/fleet.ts')], outfile: join(root, 'dist/fleet.mjs') });
+  // better-sqlite3 finds its native addon through `bindings`, which a bundle cannot follow: it
+  // stays in node_modules beside dist/. The agent bundle needs no native addon of it.
+  await build({ ...common, entryPoints: [join(root, 'cli/fleet.ts')], outfile: join(root, 'dist/fleet.mjs'), external: ['better-sqlite3'] });
   await build({ ...common, entryPoints: [join(root, 'agent/entry.ts')], outfile: join(root, 'dist/agent.mjs') });
   await chmod(join(root, 'dist/fleet.mjs'), 0o755);
 }

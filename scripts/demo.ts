@@ -13,12 +13,19 @@ import { createInterface } from 'node:readline';
 import { stringify } from 'yaml';
 import { Tpm } from '../shared/tpm/client.js';
 import { SocketTransport } from '../shared/tpm/transport.js';
+import { buildLldpFrame } from '../test/lldp/frame.js';
 import { bootSimulatedFirmware } from '../test/swtpm/firmware.js';
 import { provisionTpm } from '../test/swtpm/provision.js';
 import { startSwtpm, type RunningSwtpm } from '../test/swtpm/swtpm.js';
 import { buildAll } from './build.js';
 
 const SERIAL = 'DEMO-0001';
+const PORT = 'Port 5';
+/** The lab's models and classes, as its nodes file declares them. */
+const CATALOGUE = {
+  models: { m720q: { vendor: 'Lenovo', cpu: 'i5-9500T' } },
+  classes: { worker: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' } },
+};
 const MAC = '52:54:00:de:40:01';
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 
@@ -109,22 +116,28 @@ async function main(): Promise<number> {
     await writeFile(bootIdPath, `${randomUUID()}\n`);
     show([`serial ${SERIAL}, boot NIC ${MAC}`, `firmware booted with Secure Boot on: ${eventLog.length} bytes of TCG event log, PCRs extended`]);
 
-    step(2, 'The verifier (fleetd)', 'It serves HTTPS on loopback with a certificate from its own CA; the agent trusts only that CA.\nIts inventory is the lab\'s nodes file: the node is declared, but no EK of it is approved yet.');
+    step(2, 'The verifier (fleetd)', 'It serves HTTPS on loopback with a certificate from its own CA; the agent trusts only that CA.\nIts inventory is the lab\'s nodes file (models, classes, nodes; checked with fleet inventory check)\nand its own SQLite state. The node is declared with its port, disk and class, but no EK of it is\napproved yet. Auto-provision is on: a planned worker that attests is installed.');
     const tls = makeTls(dir);
     const nodesPath = join(dir, 'nodes.yaml');
     const stateDir = join(dir, 'state');
-    const entry: Record<string, unknown> = { hostname: 'demo-node-1', serial: SERIAL };
-    await writeFile(nodesPath, stringify({ nodes: [entry] }));
+    const entry: Record<string, unknown> = {
+      model: 'm720q', serial: SERIAL, class: 'worker', switch_port: PORT, address: '10.0.1.11/24', bmc_type: 'amt', disk: '/dev/nvme0n1', disk_serial: 'S4EVNF0M123456',
+    };
+    const writeNodes = () => writeFile(nodesPath, stringify({ ...CATALOGUE, nodes: { 'demo-node-1': entry } }));
+    await writeNodes();
+    show((await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'check', nodesPath])).lines.map((l) => l.replace(nodesPath, 'nodes.yaml')));
     const audit: string[] = [];
-    const v = await startVerifier(['--nodes', nodesPath, '--state', stateDir, '--listen', '127.0.0.1:0', '--cert', tls.cert, '--key', tls.key], audit);
+    const v = await startVerifier(['--nodes', nodesPath, '--state', stateDir, '--auto-provision', '--listen', '127.0.0.1:0', '--cert', tls.cert, '--key', tls.key], audit);
     verifier = v.child;
-    show([`fleet serve listening on ${v.url}`, `nodes file: demo-node-1, serial ${SERIAL}, no approved EK`]);
+    show([`fleet serve listening on ${v.url}`]);
+    const lldpPath = join(dir, 'switch-lldp.frame');
+    await writeFile(lldpPath, buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: PORT, systemName: 'usw-rack-1' }));
 
     const installCode = join(dir, 'worker', 'fleet', 'install_code');
     const agent = () =>
       run(process.execPath, [
         'dist/agent.mjs', '--url', v.url, '--ca', tls.ca, '--tpm', `unix:${swtpm!.socketPath}`, '--serial', SERIAL, '--mac', MAC,
-        '--event-log', eventLogPath, '--boot-id-file', bootIdPath, '--install-code', installCode, '--tries', '1',
+        '--event-log', eventLogPath, '--boot-id-file', bootIdPath, '--install-code', installCode, '--lldp-frame', lldpPath, '--tries', '1',
       ]);
 
     step(3, 'First boot: the agent attests', 'The agent creates the EKs and a fresh attestation key (AK) in the TPM and sends their public parts.\nThe verifier answers one credential per EK that only this TPM can unwrap, and a nonce. The agent\nunwraps both and sends them back with a TPM quote that signs the nonce, its report and the PCRs;\nthe verifier replays the event log against those PCRs. The TPM proved its EKs, but nobody has\napproved them for this serial, so the machine waits: nothing is written but the verdict.');
@@ -134,7 +147,7 @@ async function main(): Promise<number> {
     if (!first.lines.some((l) => l.startsWith('attest: FAILED pending-approval'))) throw new Error('the first attestation should wait for approval');
 
     step(4, 'Approve the machine\'s EKs', 'An operator prints the waiting claim\'s lines and compares them with independent evidence, here\nthe EK certificates read at "receiving" and hashed with openssl (the README shows the command).');
-    const approve = await run(process.execPath, ['dist/fleet.mjs', 'approve', SERIAL, '--nodes', nodesPath, '--state', stateDir]);
+    const approve = await run(process.execPath, ['dist/fleet.mjs', 'attest', 'approve', SERIAL, '--state', stateDir]);
     show(approve.lines);
     const lines = Object.fromEntries(approve.lines.filter((l) => l.startsWith('approved_ek_')).map((l) => l.split(': ') as [string, string]));
     for (const [kind, der] of Object.entries(certs)) {
@@ -144,19 +157,19 @@ async function main(): Promise<number> {
       if (scan !== claimed) throw new Error(`the ${kind} EK hash differs from the evidence`);
       entry[`approved_ek_${kind}`] = claimed;
     }
-    entry.provision = true;
-    await writeFile(nodesPath, stringify({ nodes: [entry] }));
-    show(['nodes file: the two approved_ek_* lines added, and a provision now waits for demo-node-1'], '   edit  │ ');
+    await writeNodes();
+    show(['nodes file: the two approved_ek_* lines added to demo-node-1'], '   edit  │ ');
 
-    step(5, 'Next boot: admitted', 'The same exchange, and now the TPM proves every EK the entry approves. Since a provision waits,\nthe verifier answers a one-time install code; it keeps only its SHA-256. The agent writes it\nwhere the Template\'s install action reads it, mode 0600.');
+    step(5, 'Next boot: admitted', 'The same exchange, and now the TPM proves every EK the entry approves, from the port its entry\ndeclares (the switch\'s LLDP frame). A planned worker is provisioned: the verifier answers a\none-time install code, keeps only its SHA-256, and sets desired_action. The agent writes the code\nwhere the Template\'s install action reads it, mode 0600.');
     const second = await agent();
     show(second.lines);
     show((await takeAudit(audit, 2)).map(auditSummary), '   audit │ ');
     if (!second.lines.includes('attest: PASSED') || !second.lines.includes('install code written')) throw new Error('the second attestation should pass');
     const mode = ((await stat(installCode)).mode & 0o777).toString(8);
-    const state = JSON.parse(await readFile(join(stateDir, 'state.json'), 'utf8')) as { devices: Record<string, { verdict: string; mac: string; installCode: { sha256: string } }> };
-    const d = state.devices['demo-node-1']!;
-    show([`${installCode}: mode ${mode}`, `inventory: demo-node-1 verdict ${d.verdict}, MAC ${d.mac}, install code kept as sha256 ${d.installCode.sha256.slice(0, 16)}…`], '   check │ ');
+    const shown = await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'show', 'demo-node-1', '--nodes', nodesPath, '--state', stateDir]);
+    const d = JSON.parse(shown.lines.join('\n')) as { device: { verdict: string; mac: string; desiredAction: string }; journal: Array<{ kind: string; message: string }> };
+    show([`${installCode}: mode ${mode}`, `inventory: demo-node-1 verdict ${d.device.verdict}, MAC ${d.device.mac}, desired_action ${d.device.desiredAction}`], '   check │ ');
+    show(d.journal.map((j) => `${j.kind}: ${j.message}`), '   journal │ ');
 
     console.log(`\n${bold('Done.')} The machine proved its TPM, was admitted, and holds a code only it received.`);
     return 0;

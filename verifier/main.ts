@@ -6,11 +6,15 @@ import { SessionStore } from './attest/session-store.js';
 import { createAudit } from './audit.js';
 import { parseListenAddress } from './http/listen-address.js';
 import { buildServer, listen } from './http/server.js';
-import { EmbeddedInventory } from './inventory/embedded.js';
+import { INVENTORY_OPTIONS, INVENTORY_USAGE, openInventory } from './inventory/open.js';
+import { openDatabase } from './state/database.js';
+import { LocalStore } from './state/local-store.js';
 
-export const USAGE = `usage: fleet serve --nodes FILE --state DIR [options]
-  --nodes FILE        the nodes file (hostname, serial, approved_ek_rsa2048, approved_ek_eccp256, provision)
-  --state DIR         where the verifier keeps what it writes (verdicts, claims, install code hashes)
+export const USAGE = `usage: fleet serve --state DIR (--nodes FILE | --netbox-url URL ...) [options]
+  --state DIR         fleetd's own state (SQLite): waiting claims, install code hashes, and the
+                      embedded inventory's device state and journal
+${INVENTORY_USAGE}
+  --auto-provision    start a planned worker's provision when it first attests
   --listen HOST:PORT  default 127.0.0.1:8443; anything but loopback needs --cert and --key
   --cert FILE --key FILE  PEM certificate chain and key: serve HTTPS
   --session-ttl SEC   how long a started attestation may take to finish (default 60)`;
@@ -20,8 +24,9 @@ export async function serve(args: string[], onListening: (url: string) => void =
   const { values: o } = parseArgs({
     args,
     options: {
-      nodes: { type: 'string' },
+      ...INVENTORY_OPTIONS,
       state: { type: 'string' },
+      'auto-provision': { type: 'boolean', default: false },
       listen: { type: 'string', default: '127.0.0.1:8443' },
       cert: { type: 'string' },
       key: { type: 'string' },
@@ -33,13 +38,20 @@ export async function serve(args: string[], onListening: (url: string) => void =
     console.log(USAGE);
     return 0;
   }
-  if (!o.nodes || !o.state) throw new FleetError('usage', `--nodes and --state are required\n${USAGE}`);
+  if (!o.state) throw new FleetError('usage', `--state is required\n${USAGE}`);
   if (!o.cert !== !o.key) throw new FleetError('usage', '--cert and --key go together');
   const ttl = Number(o['session-ttl']);
   if (!(ttl > 0)) throw new FleetError('usage', '--session-ttl must be a positive number of seconds');
 
-  const inventory = await EmbeddedInventory.open(o.nodes, o.state);
-  const service = new AttestationService({ inventory, audit: createAudit(), sessions: new SessionStore(ttl * 1000) });
+  const db = openDatabase(o.state);
+  const inventory = await openInventory(o, db);
+  const service = new AttestationService({
+    inventory,
+    store: new LocalStore(db),
+    audit: createAudit(),
+    sessions: new SessionStore(ttl * 1000),
+    autoProvision: o['auto-provision'],
+  });
   const tls = o.cert && o.key ? { cert: await readFile(o.cert), key: await readFile(o.key) } : undefined;
   const app = buildServer({ service, ...(tls ? { tls } : {}), logger: { level: 'warn' } });
   onListening(await listen(app, parseListenAddress(o.listen), !!tls));
@@ -48,5 +60,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+  await inventory.close();
+  db.close();
   return 0;
 }

@@ -19,13 +19,19 @@ export function ekHash(ek: TpmtPublic): string {
 
 /** The EK hash of the key an EK certificate (DER or PEM) certifies. */
 export function ekHashOfCertificate(cert: Uint8Array | string): string {
+  return describeEkCertificate(cert).ekHash;
+}
+
+/** An EK certificate's key hash, subject and issuer (as openssl prints them, one line each). */
+export function describeEkCertificate(cert: Uint8Array | string): { ekHash: string; subject: string; issuer: string } {
   let x: X509Certificate;
   try {
     x = new X509Certificate(typeof cert === 'string' ? cert : Buffer.from(cert));
   } catch (err) {
     throw new FleetError('ek-cert-invalid', `the EK certificate does not parse: ${(err as Error).message}`);
   }
-  return ekHashOfSpki(new Uint8Array(x.publicKey.export({ type: 'spki', format: 'der' })));
+  const line = (dn: string) => dn.split('\n').filter(Boolean).join(', ');
+  return { ekHash: ekHashOfSpki(new Uint8Array(x.publicKey.export({ type: 'spki', format: 'der' }))), subject: line(x.subject), issuer: line(x.issuer) };
 }
 
 /** What an approved hash must look like: 64 lowercase hex characters (the runbook's plan check). */

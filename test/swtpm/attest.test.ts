@@ -1,5 +1,6 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildReport, finishRequest, startRequest } from '../../agent/attest/attest-once.js';
 import { runAttestation } from '../../agent/attest/run.js';
@@ -17,7 +18,8 @@ import { FinishResponse, PATHS, StartAnswer, type FinishRequest, type StartRespo
 import { installCodeHash } from '../../verifier/install-code.js';
 import { withoutEcc } from './ecc-less-tpm.js';
 import { goldenTpm } from './provision.js';
-import { startRig, type Rig } from './rig.js';
+import type { Device } from '../../verifier/inventory/device.js';
+import { RIG_PORT, startRig, type Rig } from './rig.js';
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -31,7 +33,7 @@ async function hashesOf(machine: 'a' | 'b') {
 }
 
 async function node(r: Rig, fields: Record<string, unknown>) {
-  await r.writeNodes([{ hostname: 'node-1', serial: r.boot.serial, ...fields }]);
+  return r.declare(fields);
 }
 
 async function attest(r: Rig) {
@@ -42,18 +44,27 @@ async function attest(r: Rig) {
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
-/** Nothing at all reached the device: the refusal lives in the audit line only. */
-function expectNothingWritten(r: Rig) {
-  expect(r.inventory.device('node-1')).toBeUndefined();
+/** The attestation wrote nothing: no verdict, MAC, facts, journal or code; the refusal lives in the audit line only. */
+async function expectNothingWritten(r: Rig) {
+  expect(r.inventory.record('node-1') ?? { verdict: null, mac: null, attested: null }).toMatchObject({ verdict: null, mac: null, attested: null });
+  const device = await r.inventory.deviceByName('node-1');
+  if (device) expect(await r.inventory.journalOf(device)).toEqual([]);
+  expect(r.store.installCode('node-1')).toBeNull();
 }
 
-/** Nothing but the verdict reached the device: no MAC, no attested facts, no install code. */
-function expectOnlyVerdict(r: Rig, verdict: string) {
-  const d = r.inventory.device('node-1');
+/** Nothing but the verdict reached the device: no MAC, no attested facts, no journal, no install code. */
+async function expectOnlyVerdict(r: Rig, verdict: string) {
+  const d = r.inventory.record('node-1');
   expect(d?.verdict).toBe(verdict);
-  expect(d?.mac).toBeUndefined();
-  expect(d?.attested).toBeUndefined();
-  expect(d?.installCode).toBeUndefined();
+  expect(d?.mac).toBeNull();
+  expect(d?.attested).toBeNull();
+  expect(await r.inventory.journalOf((await r.inventory.deviceByName('node-1'))!)).toEqual([]);
+  expect(r.store.installCode('node-1')).toBeNull();
+}
+
+/** A provision waits for node-1 (the operator set desired_action). */
+async function wantProvision(r: Rig, device: Device) {
+  await r.inventory.setDesiredAction(device, 'provision');
 }
 
 describe('admission on a real TPM (swtpm)', () => {
@@ -63,21 +74,24 @@ describe('admission on a real TPM (swtpm)', () => {
     expect(outcome).toEqual({ kind: 'failed', verdict: 'pending-approval' });
     expect(lines).toEqual(['attest: FAILED pending-approval: no EK of this machine is approved yet; approve its EKs']);
     expect(rig.audits[0]).toMatchObject({ verdict: 'pending-approval', reason: 'no node entry names the serial SN-TEST-0001' });
-    const claim = await rig.inventory.claim(rig.boot.serial);
+    const claim = rig.store.claim(rig.boot.serial);
     const h = await hashesOf('a');
+    expect(claim).toMatchObject({ serial: rig.boot.serial, mac: rig.boot.mac, switchPort: RIG_PORT });
     expect(claim?.eks).toEqual([
-      { kind: 'rsa2048', hash: h.rsa2048, hasCertificate: true },
-      { kind: 'eccp256', hash: h.eccp256, hasCertificate: true },
+      { kind: 'rsa2048', hash: h.rsa2048, certificate: { subject: expect.stringMatching(/CN=|tpm/i), issuer: expect.any(String) } },
+      { kind: 'eccp256', hash: h.eccp256, certificate: { subject: expect.any(String), issuer: expect.any(String) } },
     ]);
     expect(await exists(rig.installCodePath)).toBe(false);
   });
 
   it('an entry that approves no EK waits for approval too', async () => {
     rig = await startRig();
-    await node(rig, { provision: true });
+    await wantProvision(rig, await node(rig, {}));
     const { outcome } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'pending-approval' });
-    expectOnlyVerdict(rig, 'pending-approval');
+    const d = rig.inventory.record('node-1');
+    expect(d).toMatchObject({ verdict: 'pending-approval', mac: null, attested: null });
+    expect(rig.store.claim(rig.boot.serial)).not.toBeNull();
   });
 
   it.each([
@@ -91,28 +105,32 @@ describe('admission on a real TPM (swtpm)', () => {
     const { outcome, lines } = await attest(rig);
     expect(lines).toEqual(['attest: PASSED']);
     expect(outcome).toEqual({ kind: 'passed', installCode: false });
-    const d = rig.inventory.device('node-1');
+    const d = rig.inventory.record('node-1');
     expect(d?.verdict).toBe('attested');
     expect(d?.mac).toBe(rig.boot.mac);
-    expect(d?.attested?.eks).toEqual(h);
-    expect(d?.attested?.secureBoot).toBe(true);
+    expect(d?.attested).toMatchObject({ eks: Object.fromEntries(kinds.map((k) => [k, h[k]])), secureBoot: true, switchPort: RIG_PORT, bootId: rig.boot.bootId });
+    expect(rig.store.installCode('node-1')).toBeNull();
+    expect(rig.audits.find((a) => a.audit === 'attest.install')).toMatchObject({ issued: false, reason: 'no provision: auto-provision is off' });
     expect(await exists(rig.installCodePath)).toBe(false);
     const verdicts = rig.audits.filter((a) => a.audit === 'attest.verdict');
     expect(verdicts).toHaveLength(1);
-    expect(verdicts[0]).toMatchObject({ verdict: 'attested', node: 'node-1', eks: h });
+    expect(verdicts[0]).toMatchObject({ verdict: 'attested', node: 'node-1', eks: h, switchPort: RIG_PORT, request: expect.any(String) });
+    const journal = await rig.inventory.journalOf((await rig.inventory.deviceByName('node-1'))!);
+    expect(journal).toEqual([expect.objectContaining({ kind: 'success', message: expect.stringMatching(/^node-1 attested from HookOS/) })]);
   });
 
   it('answers an install code when a provision waits: written 0600, only its hash kept, never logged', async () => {
     rig = await startRig();
     const h = await hashesOf('a');
-    await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    await wantProvision(rig, await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256 }));
     const { lines } = await attest(rig);
     expect(lines).toEqual(['attest: PASSED', 'install code written']);
     const code = await readFile(rig.installCodePath, 'utf8');
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await stat(rig.installCodePath)).mode & 0o777).toBe(0o600);
-    expect(rig.inventory.device('node-1')?.installCode?.sha256).toBe(installCodeHash(code));
-    expect(await readFile(`${rig.stateDir}/state.json`, 'utf8')).not.toContain(code);
+    expect(rig.store.installCode('node-1')?.sha256).toBe(installCodeHash(code));
+    rig.db.pragma('wal_checkpoint(TRUNCATE)');
+    for (const f of await readdir(rig.stateDir)) expect((await readFile(join(rig.stateDir, f))).includes(code)).toBe(false);
     expect(JSON.stringify(rig.audits)).not.toContain(code);
     expect(rig.audits.find((a) => a.audit === 'attest.install')).toMatchObject({ node: 'node-1', issued: true });
   });
@@ -121,10 +139,10 @@ describe('admission on a real TPM (swtpm)', () => {
     rig = await startRig({ machine: 'a' });
     const other = await hashesOf('b');
     const mine = await hashesOf('a');
-    await node(rig, { approved_ek_rsa2048: other.rsa2048, approved_ek_eccp256: other.eccp256, provision: true });
+    await wantProvision(rig, await node(rig, { approved_ek_rsa2048: other.rsa2048, approved_ek_eccp256: other.eccp256 }));
     const { outcome } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-hash-mismatch' });
-    expectNothingWritten(rig);
+    await expectNothingWritten(rig);
     expect(rig.audits.find((a) => a.audit === 'attest.verdict')).toMatchObject({
       verdict: 'ek-hash-mismatch',
       refused: { kind: 'rsa2048', hash: mine.rsa2048, approved: other.rsa2048 },
@@ -135,12 +153,12 @@ describe('admission on a real TPM (swtpm)', () => {
   it('refuses a TPM that lacks an approved EK (ek-missing)', async () => {
     rig = await startRig({ wrap: withoutEcc });
     const h = await hashesOf('a');
-    await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    await wantProvision(rig, await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256 }));
     const { outcome, lines } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-missing' });
     expect(lines[0]).toBe('attest: FAILED ek-missing: this TPM proved no EK of a kind the entry approves');
     expect(rig.audits[0]).toMatchObject({ verdict: 'ek-missing', reason: 'the TPM proved no eccp256 EK, which node-1\'s entry approves' });
-    expectNothingWritten(rig);
+    await expectNothingWritten(rig);
   });
 
   it('the same TPM without ECC still passes when only its RSA EK is approved', async () => {
@@ -183,10 +201,10 @@ describe('admission on a real TPM (swtpm)', () => {
   it('removes an install code an earlier boot left when this attestation fails', async () => {
     rig = await startRig();
     const h = await hashesOf('a');
-    await node(rig, { approved_ek_rsa2048: h.rsa2048, provision: true });
+    await wantProvision(rig, await node(rig, { approved_ek_rsa2048: h.rsa2048 }));
     await attest(rig);
     expect(await exists(rig.installCodePath)).toBe(true);
-    await node(rig, { approved_ek_rsa2048: (await hashesOf('b')).rsa2048, provision: true });
+    await node(rig, { approved_ek_rsa2048: (await hashesOf('b')).rsa2048 });
     expect((await attest(rig)).outcome).toEqual({ kind: 'failed', verdict: 'ek-hash-mismatch' });
     expect(await exists(rig.installCodePath)).toBe(false);
   });
@@ -196,7 +214,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
   async function begin(opts: Parameters<typeof startRig>[0] = {}) {
     rig = await startRig(opts);
     const h = await hashesOf('a');
-    await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    await wantProvision(rig, await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256 }));
     const keys = await AttestationKeys.open(rig.tpm);
     const start = await postJson({ baseUrl: rig.url }, PATHS.start, startRequest(keys, rig.boot), StartAnswer);
     if ('verdict' in start) throw new Error(`start refused: ${start.message}`);
@@ -222,7 +240,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     await keys.close();
     await new Promise((res) => setTimeout(res, 400));
     expect((await finish(r, body)).verdict).toBe('session-expired');
-    expectNothingWritten(r);
+    await expectNothingWritten(r);
   });
 
   it('an unknown session is refused', async () => {
@@ -236,7 +254,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     rig = await startRig();
     const r = rig;
     const h = await hashesOf('a');
-    await node(r, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256, provision: true });
+    await wantProvision(r, await node(r, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256 }));
     const keys = await AttestationKeys.open(r.tpm);
     // The attacker claims a software key dressed as a restricted AK: the verifier binds the credentials to its Name.
     const soft = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -267,7 +285,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
       eventLog: Buffer.from(r.boot.eventLog!).toString('base64'),
     };
     expect((await finish(r, forged)).verdict).toBe('credential-mismatch');
-    expectNothingWritten(r);
+    await expectNothingWritten(r);
   });
 
   it('a report changed after quoting is refused (quote-stale)', async () => {
@@ -276,7 +294,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     await keys.close();
     const changed = reportBytes({ ...buildReport(start.session, r.boot), serial: 'SN-OTHER' });
     expect((await finish(r, { ...body, report: Buffer.from(changed).toString('base64') })).verdict).toBe('quote-stale');
-    expectOnlyVerdict(r, 'quote-stale');
+    await expectOnlyVerdict(r, 'quote-stale');
   });
 
   it('a report in non-canonical form is refused even when quoted (report-invalid)', async () => {
@@ -305,7 +323,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     const bytes = Buffer.from(body.quote[part], 'base64');
     bytes[bytes.length - 3]! ^= 0x01;
     expect((await finish(r, { ...body, quote: { ...body.quote, [part]: bytes.toString('base64') } })).verdict).toBe(verdict);
-    expectOnlyVerdict(r, verdict);
+    await expectOnlyVerdict(r, verdict);
   });
 
   it('tampered PCR values are refused (pcr-mismatch)', async () => {
@@ -313,7 +331,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     const body = await honest(keys, start, r);
     await keys.close();
     expect((await finish(r, { ...body, pcrs: { ...body.pcrs, '4': 'ab'.repeat(32) } })).verdict).toBe('pcr-mismatch');
-    expectOnlyVerdict(r, 'pcr-mismatch');
+    await expectOnlyVerdict(r, 'pcr-mismatch');
   });
 
   it('an event log other than the reported one is refused (eventlog-mismatch)', async () => {
@@ -323,7 +341,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     const log = Buffer.from(r.boot.eventLog!);
     log[log.length - 1]! ^= 0x01;
     expect((await finish(r, { ...body, eventLog: log.toString('base64') })).verdict).toBe('eventlog-mismatch');
-    expectOnlyVerdict(r, 'eventlog-mismatch');
+    await expectOnlyVerdict(r, 'eventlog-mismatch');
   });
 
   it('a doctored event log that the agent reports and quotes honestly does not replay (eventlog-mismatch)', async () => {
@@ -340,7 +358,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     const res = await finish(r, body);
     expect(res.verdict).toBe('eventlog-mismatch');
     expect(res.message).toMatch(new RegExp(`PCR ${parsed.pcrOf(last)}`));
-    expectOnlyVerdict(r, 'eventlog-mismatch');
+    await expectOnlyVerdict(r, 'eventlog-mismatch');
   });
 
   it('a quote of fewer than all 24 PCRs is refused, however well it verifies (pcr-mismatch)', async () => {
@@ -367,7 +385,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     await keys.close();
     const res = await finish(r, body);
     expect(res).toMatchObject({ verdict: 'eventlog-invalid', message: expect.stringMatching(/measures nothing into PCR 0, 1, 2, 3, 4, 5, 6, 7/) });
-    expectOnlyVerdict(r, 'eventlog-invalid');
+    await expectOnlyVerdict(r, 'eventlog-invalid');
   });
 
   it('another TPM claiming the serial cannot mark the device with its refusals', async () => {
@@ -377,7 +395,7 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     const bytes = Buffer.from(body.quote.signature, 'base64');
     bytes[bytes.length - 3]! ^= 0x01;
     expect((await finish(r, { ...body, quote: { ...body.quote, signature: bytes.toString('base64') } })).verdict).toBe('quote-invalid');
-    expectNothingWritten(r);
+    await expectNothingWritten(r);
     expect(r.audits.at(-1)).toMatchObject({ verdict: 'quote-invalid', serial: r.boot.serial });
   });
 
@@ -397,6 +415,6 @@ describe('protocol refusals (before the TPM proves its EKs nothing is written; a
     const body = await finishRequest(keys, start, buildReport(start.session, { ...r.boot, eventLog: null }), null);
     await keys.close();
     expect((await finish(r, body)).verdict).toBe('eventlog-missing');
-    expectOnlyVerdict(r, 'eventlog-missing');
+    await expectOnlyVerdict(r, 'eventlog-missing');
   });
 });

@@ -14,6 +14,9 @@ describe('npm run demo', () => {
       /attest: PASSED/,
       /install code written/,
       /install_code: mode 600/,
+      /desired_action provision/,
+      /journal │ success: demo-node-1 attested from HookOS/,
+      /journal │ info: demo-node-1 is a planned worker that attested from HookOS: its provision starts/,
     ];
     let at = 0;
     for (const re of order) {

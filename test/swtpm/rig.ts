@@ -10,7 +10,11 @@ import { AttestationService } from '../../verifier/attest/service.js';
 import { SessionStore } from '../../verifier/attest/session-store.js';
 import { createAudit } from '../../verifier/audit.js';
 import { buildServer, listen } from '../../verifier/http/server.js';
-import { EmbeddedInventory } from '../../verifier/inventory/embedded.js';
+import type { Device } from '../../verifier/inventory/device.js';
+import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
+import { openDatabase, type Db } from '../../verifier/state/database.js';
+import { LocalStore } from '../../verifier/state/local-store.js';
+import { buildLldpFrame } from '../lldp/frame.js';
 import { simulateBoot } from './boot.js';
 import { copyTpmState, goldenTpm } from './provision.js';
 import { startSwtpm, type RunningSwtpm } from './swtpm.js';
@@ -18,19 +22,36 @@ import { startSwtpm, type RunningSwtpm } from './swtpm.js';
 /** A recorded real boot (Secure Boot on, SHA-256 bank) that the rig's TPM "boots". */
 export const BOOT_LOG = '../shared/testdata/eventlogs/keylime/binary_bios_measurements-secureboot';
 
+/** The port the rig's switch names in its LLDP frame, and its node's entry declares. */
+export const RIG_PORT = 'Port 5';
+
+/** The models and classes every rig nodes file declares. */
+export const RIG_CATALOGUE = {
+  models: { 'm720q': { vendor: 'Lenovo' } },
+  classes: {
+    worker: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' },
+    controlplane: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' },
+  },
+};
+
 export interface Rig {
   dir: string;
   url: string;
   tpm: Tpm;
   swtpm: RunningSwtpm;
+  db: Db;
   inventory: EmbeddedInventory;
+  store: LocalStore;
   service: AttestationService;
   nodesPath: string;
   stateDir: string;
   audits: Array<Record<string, unknown>>;
   boot: BootFacts;
   installCodePath: string;
-  writeNodes(nodes: Array<Record<string, unknown>>): Promise<void>;
+  /** Writes the nodes file: these nodes, keyed by host name, with the rig's models and classes. */
+  writeNodes(nodes: Record<string, Record<string, unknown>>): Promise<void>;
+  /** Declares node-1 for this machine with every field a run needs, overridden by `fields` (null removes one). */
+  declare(fields?: Record<string, unknown>): Promise<Device>;
   close(): Promise<void>;
 }
 
@@ -43,6 +64,7 @@ export interface RigOptions {
   /** Wraps the TPM transport (to play a TPM that lacks a key type). */
   wrap?: (t: Transport) => Transport;
   serial?: string;
+  autoProvision?: boolean;
 }
 
 /** A verifier on loopback, a swtpm that has "booted" a recorded firmware log, and the agent's boot facts. */
@@ -56,16 +78,21 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const eventLog = new Uint8Array(await readFile(BOOT_LOG));
   await simulateBoot(tpm, eventLog);
 
+  const serial = opts.serial ?? 'SN-TEST-0001';
   const nodesPath = join(dir, 'nodes.yaml');
   const stateDir = join(dir, 'state');
-  const writeNodes = (nodes: Array<Record<string, unknown>>) => writeFile(nodesPath, stringify({ nodes }));
-  await writeNodes([]);
-  const inventory = await EmbeddedInventory.open(nodesPath, stateDir);
+  const writeNodes = (nodes: Record<string, Record<string, unknown>>) => writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes }));
+  await writeNodes({});
+  const db = openDatabase(stateDir);
+  const inventory = new EmbeddedInventory(nodesPath, db);
+  const store = new LocalStore(db);
   const audits: Array<Record<string, unknown>> = [];
   const service = new AttestationService({
     inventory,
+    store,
     audit: createAudit((l) => audits.push(JSON.parse(l) as Record<string, unknown>)),
     sessions: new SessionStore(opts.sessionTtlMs ?? 60_000),
+    autoProvision: opts.autoProvision ?? false,
   });
   const app: FastifyInstance = buildServer({ service });
   const url = await listen(app, { host: '127.0.0.1', port: 0 }, false);
@@ -74,18 +101,45 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     url,
     tpm,
     swtpm,
+    db,
     inventory,
+    store,
     service,
     nodesPath,
     stateDir,
     audits,
-    boot: { serial: opts.serial ?? 'SN-TEST-0001', mac: '52:54:00:12:34:56', bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f', eventLog, lldp: null },
+    boot: {
+      serial,
+      mac: '52:54:00:12:34:56',
+      bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
+      eventLog,
+      lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
+    },
     installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
     writeNodes,
+    async declare(fields = {}) {
+      const node: Record<string, unknown> = {
+        model: 'm720q',
+        serial,
+        class: 'worker',
+        switch_port: RIG_PORT,
+        address: '10.0.1.11/24',
+        bmc_type: 'amt',
+        disk: '/dev/nvme0n1',
+        disk_serial: 'S4EVNF0M123456',
+      };
+      for (const [k, v] of Object.entries(fields)) {
+        if (v === null) delete node[k];
+        else node[k] = v;
+      }
+      await writeNodes({ 'node-1': node });
+      return (await inventory.deviceByName('node-1'))!;
+    },
     async close() {
       await app.close();
       await tpm.close().catch(() => undefined);
       await swtpm.stop();
+      db.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -114,7 +114,7 @@ describe('the verifier under fuzz', () => {
             ? { ...start, ak: b64 }
             : { ...start, eks: start.eks.map((e, i) => (i === 0 ? (which === 'ek' ? { ...e, public: b64 } : { ...e, certificate: b64 }) : e)) };
         checkValue(StartRequest, body, 'bad-request', 'body');
-        const answer = rig.service.start(body, '127.0.0.1');
+        const answer = rig.service.start(body, { peer: '127.0.0.1', requestId: 'fuzz' });
         expect(answer).toHaveProperty('verdict');
       }),
       { numRuns: 300 },

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { admit, type AdmissionInput } from '../../verifier/attest/admission.js';
+import { checkCabling } from '../../verifier/attest/cabling.js';
 import { decide } from '../../verifier/attest/policy.js';
-import { parseNodesFile } from '../../verifier/inventory/nodes-file.js';
+import type { Device } from '../../verifier/inventory/device.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 const C = 'c'.repeat(64);
 
-describe('the admission policy', () => {
+describe('the EK policy', () => {
   const entry = (binding: Record<string, string>) => ({ hostname: 'n1', binding });
   const both = [
     { kind: 'rsa2048' as const, hash: A },
@@ -32,32 +34,90 @@ describe('the admission policy', () => {
   });
 });
 
-describe('the nodes file', () => {
-  const yaml = (nodes: string) => `nodes:\n${nodes}`;
+const device = (over: Partial<Device> = {}): Device => ({
+  id: 'n1',
+  hostname: 'n1',
+  serial: 'SN1',
+  status: 'planned',
+  controlPlane: false,
+  className: 'worker',
+  address: '10.0.1.11/24',
+  switchPort: 'Port 5',
+  installDisk: '/dev/nvme0n1',
+  installDiskSerial: 'S4EV',
+  binding: { rsa2048: A },
+  ...over,
+});
+const onPort5 = { port: 'Port 5', names: ['Port 5'] };
+const proven = [{ kind: 'rsa2048' as const, hash: A }];
+const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
+  serial: 'SN1',
+  device: device(),
+  proven,
+  authorship: { authored: true },
+  seen: onPort5,
+  autoProvision: false,
+  ...over,
+});
 
-  it('reads entries with their bindings and provision flag', () => {
-    const nodes = parseNodesFile(yaml(`  - hostname: n1\n    serial: S1\n    approved_ek_rsa2048: ${A}\n    provision: true\n  - hostname: n2\n    serial: 1234\n`));
-    expect(nodes).toEqual([
-      { hostname: 'n1', serial: 'S1', binding: { rsa2048: A }, provisionWaiting: true },
-      { hostname: 'n2', serial: '1234', binding: {}, provisionWaiting: false },
-    ]);
+describe('admission', () => {
+  it.each<[string, Partial<AdmissionInput>, Record<string, unknown>]>([
+    ['unknown serial: waits, claim kept, nothing written', { device: null }, { verdict: 'pending-approval', writes: 'nothing', claim: true }],
+    ['no binding: waits, claim kept, the verdict written', { device: device({ binding: {} }) }, { verdict: 'pending-approval', writes: 'verdict', claim: true }],
+    ['another TPM: refused, nothing written, hash named', { proven: [{ kind: 'rsa2048', hash: C }] }, { verdict: 'ek-hash-mismatch', writes: 'nothing', claim: false, refused: { kind: 'rsa2048', hash: C, approved: A } }],
+    ['an approved EK missing: refused, nothing written', { device: device({ binding: { rsa2048: A, eccp256: B } }) }, { verdict: 'ek-missing', writes: 'nothing', claim: false }],
+    [
+      'binding not authored by bindingAuthor: refused, the verdict and a journal line',
+      { authorship: { authored: false, reason: 'approved_ek_hash was last written by alice, not terraform' } },
+      { verdict: 'ek-binding-unauthored', writes: 'verdict', journal: [{ kind: 'danger', message: 'n1 was refused: approved_ek_hash was last written by alice, not terraform. Restore the binding from git and apply it again' }] },
+    ],
+    ['authorship not known: refused (fails closed)', { authorship: null }, { verdict: 'ek-binding-unauthored' }],
+    ['attested, nothing asked, auto-provision off: no provision', {}, { verdict: 'attested', writes: 'attested', provision: { issue: false, reason: 'no provision: auto-provision is off' } }],
+    ['desired_action provision: a code', { device: device({ desiredAction: 'provision' }) }, { provision: { issue: true, auto: false } }],
+    ['desired_action retire: a code (wipe-disk needs one), no class needed', { device: device({ desiredAction: 'retire', className: undefined }) }, { provision: { issue: true, auto: false } }],
+    ['auto-provision, a planned worker: a code, auto', { autoProvision: true }, { provision: { issue: true, auto: true } }],
+    ['auto-provision, a control plane: waits', { autoProvision: true, device: device({ controlPlane: true }) }, { provision: { issue: false, reason: 'no provision: a control plane waits for desired_action provision' } }],
+    ['a control plane with desired_action: a code', { device: device({ controlPlane: true, desiredAction: 'provision' }) }, { provision: { issue: true, auto: false } }],
+    ['auto-provision, an active worker: no provision', { autoProvision: true, device: device({ status: 'active' }) }, { provision: { issue: false, reason: 'no provision: the device is active' } }],
+    [
+      'auto-provision, a last run not repeated: no provision',
+      { autoProvision: true, device: device({ lastRun: 'provision-n1-1764480000' }) },
+      { provision: { issue: false, reason: 'no provision: its last run provision-n1-1764480000 has not been repeated' } },
+    ],
+    [
+      'on another port: journal, no provision',
+      { device: device({ desiredAction: 'provision' }), seen: { port: 'Port 7', names: ['Port 7', 'uplink'] } },
+      { provision: { issue: false, reason: 'no provision: n1 attested on port Port 7, expected Port 5' }, journal: [{ kind: 'warning', message: 'n1 attested on port Port 7, expected Port 5' }] },
+    ],
+    [
+      'no LLDP frame: journal, no provision',
+      { device: device({ desiredAction: 'provision' }), seen: { port: null, why: 'the switch sent no LLDP frame within 35 seconds of the attestation' } },
+      { journal: [{ kind: 'warning', message: 'n1 attested no switch port: the switch sent no LLDP frame within 35 seconds of the attestation' }] },
+    ],
+    [
+      'lacking install_disk_serial: journal says the run waits for it',
+      { device: device({ desiredAction: 'provision', installDiskSerial: undefined }) },
+      { provision: { issue: false, reason: 'no provision: the device lacks install_disk_serial' }, journal: [{ kind: 'warning', message: 'n1 lacks install_disk_serial; the run waits for install_disk_serial' }] },
+    ],
+    [
+      'lacking several fields: all named',
+      { device: device({ desiredAction: 'provision', installDisk: undefined, className: undefined, switchPort: undefined }) },
+      { journal: [{ kind: 'warning', message: 'n1 lacks install_disk, switch_port, class; the run waits for install_disk and switch_port and class' }] },
+    ],
+  ])('%s', (_name, over, expected) => {
+    expect(admit(input(over))).toMatchObject(expected);
   });
 
-  it.each([
-    ['a missing serial', '  - hostname: n1\n', /nodes\[0\] \(n1\) has no serial/],
-    ['a missing hostname', '  - serial: S1\n', /nodes\[0\] has no hostname/],
-    ['a serial another node holds', '  - {hostname: n1, serial: S1}\n  - {hostname: n2, serial: S1}\n', /serial S1 is held by n1/],
-    ['a hostname twice', '  - {hostname: n1, serial: S1}\n  - {hostname: n1, serial: S2}\n', /hostname n1 is declared twice/],
-    ['an approved EK another node holds', `  - {hostname: n1, serial: S1, approved_ek_rsa2048: ${A}}\n  - {hostname: n2, serial: S2, approved_ek_eccp256: ${A}}\n`, /approved EK n1 holds/],
-    ['an uppercase hash', `  - {hostname: n1, serial: S1, approved_ek_rsa2048: ${A.toUpperCase()}}\n`, /not 64 lowercase hex characters/],
-    ['a short hash', '  - {hostname: n1, serial: S1, approved_ek_eccp256: abc}\n', /not 64 lowercase hex characters/],
-    ['provision not a boolean', '  - {hostname: n1, serial: S1, provision: "yes"}\n', /provision is not true or false/],
-  ])('refuses %s', (_name, body, message) => {
-    expect(() => parseNodesFile(yaml(body))).toThrow(message);
+  it('nothing asked and nothing wrong writes no journal line of its own', () => {
+    expect(admit(input()).journal).toEqual([]);
   });
+});
 
-  it('refuses YAML that does not parse, and nodes that are not a list', () => {
-    expect(() => parseNodesFile('nodes: [')).toThrow(expect.objectContaining({ code: 'nodes-invalid' }));
-    expect(() => parseNodesFile('nodes: {a: 1}')).toThrow(/nodes is not a list/);
+describe('cabling', () => {
+  it('matches the Port ID or the Port Description, ignoring case and surrounding space only', () => {
+    expect(checkCabling('n1', 'Port 5', { port: 'port 5 ', names: ['port 5 '] })).toEqual({ ok: true });
+    expect(checkCabling('n1', 'eth5', { port: 'Port 5', names: ['Port 5', 'eth5'] })).toEqual({ ok: true });
+    expect(checkCabling('n1', 'Port 5', { port: 'Port 15', names: ['Port 15'] }).ok).toBe(false);
+    expect(checkCabling('n1', '5', { port: 'Port 5', names: ['Port 5'] }).ok).toBe(false);
   });
 });

@@ -10,7 +10,9 @@ import { createPrimary } from '../../shared/tpm/commands/object.js';
 import { TPM_CC, TPM_RH } from '../../shared/tpm/constants.js';
 import { ekTemplateRsa } from '../../shared/tpm/templates.js';
 import { StartAnswer } from '../../shared/wire/schemas.js';
-import { EmbeddedInventory } from '../../verifier/inventory/embedded.js';
+import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
+import { openDatabase } from '../../verifier/state/database.js';
+import { LocalStore } from '../../verifier/state/local-store.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -60,26 +62,52 @@ describe('the agent never sends or leaves the install code where it should not',
   });
 });
 
-describe('the embedded inventory', () => {
-  async function inventory(maxClaims?: number) {
-    dir = await mkdtemp(join(tmpdir(), 'inv-'));
-    await writeFile(join(dir, 'nodes.yaml'), 'nodes:\n  - {hostname: n1, serial: S1}\n');
-    return EmbeddedInventory.open(join(dir, 'nodes.yaml'), join(dir, 'state'), maxClaims === undefined ? {} : { maxClaims });
-  }
-  const claim = (serial: string) => ({ serial, at: 't', mac: 'm', peer: 'p', eks: [] });
+describe('fleetd\'s state in SQLite', () => {
+  const NODES = 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  n1: {model: m, class: w, serial: S1}\n';
+  const claim = (serial: string, at: string) => ({ serial, at, mac: 'm', peer: 'p', switchPort: null, eks: [] });
 
   it('keeps the newest claims up to its cap, the newest per serial', async () => {
-    const inv = await inventory(3);
-    for (const s of ['a', 'b', 'c', 'd', 'b']) await inv.recordClaim(claim(s));
-    expect(await inv.claim('a')).toBeNull();
-    for (const s of ['b', 'c', 'd']) expect(await inv.claim(s)).not.toBeNull();
+    dir = await mkdtemp(join(tmpdir(), 'state-'));
+    const db = openDatabase(dir);
+    const store = new LocalStore(db, 3);
+    ['a', 'b', 'c', 'd', 'b'].forEach((s, i) => store.recordClaim(claim(s, `2026-11-30T00:00:0${i}Z`)));
+    expect(store.claim('a')).toBeNull();
+    for (const s of ['b', 'c', 'd']) expect(store.claim(s)).not.toBeNull();
+    expect(store.claim('b')?.at).toBe('2026-11-30T00:00:04Z');
+    db.close();
   });
 
-  it('a write that fails changes nothing, not even in memory', async () => {
-    const inv = await inventory();
-    const entry = (await inv.lookup('S1'))!;
-    await writeFile(join(dir!, 'state'), 'a file where the state directory should be');
-    await expect(inv.recordVerdict(entry, 'attested', 't')).rejects.toThrow();
-    expect(inv.device('n1')).toBeUndefined();
+  it('the device state, journal, claims and code hashes survive a restart', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'state-'));
+    await writeFile(join(dir, 'nodes.yaml'), NODES);
+    let db = openDatabase(join(dir, 'state'));
+    let inv = new EmbeddedInventory(join(dir, 'nodes.yaml'), db);
+    const n1 = (await inv.deviceBySerial('S1'))!;
+    await inv.recordAttested(n1, { at: 't', mac: '52:54:00:00:00:01', bootId: 'b', eks: {}, secureBoot: true, switchPort: 'Port 5' });
+    await inv.setDesiredAction(n1, 'provision');
+    await inv.journal(n1, 'success', 'attested');
+    new LocalStore(db).recordClaim(claim('S9', 't'));
+    new LocalStore(db).recordInstallCode('n1', 'ab'.repeat(32), 'boot', 't');
+    db.close();
+
+    db = openDatabase(join(dir, 'state'));
+    inv = new EmbeddedInventory(join(dir, 'nodes.yaml'), db);
+    const again = (await inv.deviceBySerial('S1'))!;
+    expect(again).toMatchObject({ mac: '52:54:00:00:00:01', desiredAction: 'provision', status: 'planned' });
+    expect(inv.record('n1')).toMatchObject({ verdict: 'attested', attested: { switchPort: 'Port 5' } });
+    expect((await inv.journalOf(again)).map((j) => j.message)).toEqual(['attested']);
+    expect(new LocalStore(db).claim('S9')).not.toBeNull();
+    expect(new LocalStore(db).installCode('n1')?.sha256).toBe('ab'.repeat(32));
+    db.close();
+  });
+
+  it('refuses a nodes file with problems at start, and a database from a newer fleet', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'state-'));
+    await writeFile(join(dir, 'nodes.yaml'), `${NODES}  n2: {model: m, class: w, serial: S1}\n`);
+    const db = openDatabase(join(dir, 'state'));
+    expect(() => new EmbeddedInventory(join(dir!, 'nodes.yaml'), db)).toThrow(/n2: serial S1 is held by n1/);
+    db.pragma('user_version = 99');
+    db.close();
+    expect(() => openDatabase(join(dir!, 'state'))).toThrow(/has schema 99/);
   });
 });

@@ -15,7 +15,7 @@ import type { Session } from './session-store.js';
 
 /** What a `finish` proved: these EKs are in the TPM that quoted this report and these PCRs. */
 export interface Evidence {
-  proven: Array<{ kind: EkKind; hash: string; hasCertificate: boolean }>;
+  proven: Array<{ kind: EkKind; hash: string; certificate: { subject: string; issuer: string } | null }>;
   report: Report;
   /** From the event log; null when the log cannot tell. */
   secureBoot: boolean | null;
@@ -46,7 +46,7 @@ export function checkQuotedBoot(session: Session, req: FinishRequest): Evidence 
   const pcrs = checkPcrs(session, attest, req);
   const report = checkReport(session, reportRaw);
   const { secureBoot, notes } = checkEventLog(req, report, pcrs);
-  return { proven: session.eks.map((e) => ({ kind: e.kind, hash: e.hash, hasCertificate: e.hasCertificate })), report, secureBoot, notes };
+  return { proven: session.eks.map((e) => ({ kind: e.kind, hash: e.hash, certificate: e.certificate })), report, secureBoot, notes };
 }
 
 /** The secrets prove every claimed EK sits in the TPM that holds the AK. */

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { errorMessage } from '../../shared/errors.js';
-import { ekHash, ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { describeEkCertificate, ekHash } from '../../shared/ek/hash.js';
 import { HASHES, TPM_ALG, TPM_ECC, TPMA_OBJECT as A } from '../../shared/tpm/constants.js';
 import { objectName, parsePublic, publicKeyObject, type TpmtPublic } from '../../shared/tpm/public.js';
 import type { EkKind, StartRequest } from '../../shared/wire/schemas.js';
@@ -11,7 +11,8 @@ export interface ClaimedEk {
   kind: EkKind;
   pub: TpmtPublic;
   hash: string;
-  hasCertificate: boolean;
+  /** The certificate that came with it (it certifies this key; its maker is not checked). */
+  certificate: { subject: string; issuer: string } | null;
 }
 
 export interface CheckedAk {
@@ -58,16 +59,18 @@ export function checkEks(req: StartRequest): ClaimedEk[] {
     } catch (err) {
       throw new Refusal('ek-invalid', `the ${e.kind} EK is not a valid key: ${errorMessage(err)}`);
     }
+    let certificate: ClaimedEk['certificate'] = null;
     if (e.certificate !== null) {
-      let certHash: string;
+      let cert;
       try {
-        certHash = ekHashOfCertificate(Buffer.from(e.certificate, 'base64'));
+        cert = describeEkCertificate(Buffer.from(e.certificate, 'base64'));
       } catch (err) {
         throw new Refusal('ek-cert-mismatch', `the ${e.kind} EK certificate does not parse: ${errorMessage(err)}`);
       }
-      if (certHash !== hash) throw new Refusal('ek-cert-mismatch', `the ${e.kind} EK certificate certifies ${certHash}, not the EK ${hash}`);
+      if (cert.ekHash !== hash) throw new Refusal('ek-cert-mismatch', `the ${e.kind} EK certificate certifies ${cert.ekHash}, not the EK ${hash}`);
+      certificate = { subject: cert.subject, issuer: cert.issuer };
     }
-    return { kind: e.kind, pub, hash, hasCertificate: e.certificate !== null };
+    return { kind: e.kind, pub, hash, certificate };
   });
 }
 

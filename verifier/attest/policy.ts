@@ -1,8 +1,6 @@
 import type { EkKind } from '../../shared/wire/schemas.js';
 import type { PolicyVerdict } from '../../shared/wire/verdicts.js';
-
-/** The EK hashes an inventory entry approves, from independent evidence. */
-export type Binding = Partial<Record<EkKind, string>>;
+import type { Binding } from '../inventory/device.js';
 
 export interface Decision {
   verdict: Exclude<PolicyVerdict, 'ek-binding-unauthored'>;

@@ -2,56 +2,71 @@ import { errorMessage } from '../../shared/errors.js';
 import type { FinishRequest, FinishResponse, StartRequest, StartResponse } from '../../shared/wire/schemas.js';
 import type { Audit } from '../audit.js';
 import { installCodeHash, newInstallCode } from '../install-code.js';
-import type { Inventory, NodeEntry } from '../inventory/inventory.js';
+import type { Device } from '../inventory/device.js';
+import type { Inventory } from '../inventory/inventory.js';
+import type { LocalStore } from '../state/local-store.js';
+import { admit, type Admission } from './admission.js';
 import { startSession } from './challenge.js';
 import { checkQuotedBoot, checkSecrets, type Evidence } from './evidence.js';
-import { decide, type Decision } from './policy.js';
+import { decide } from './policy.js';
 import { Refusal } from './refusal.js';
+import { seenPort } from './seen-port.js';
 import { SessionStore, type Session } from './session-store.js';
 
 export interface AttestationServiceOptions {
   inventory: Inventory;
+  store: LocalStore;
   audit: Audit;
   sessions?: SessionStore;
+  /** Start a planned worker's provision when it first attests (the lab's intake). */
+  autoProvision?: boolean;
   now?: () => Date;
 }
 
+/** Who asked: for the audit lines. */
+export interface RequestContext {
+  peer: string;
+  requestId: string;
+}
+
 /**
- * The attestation service: `start` issues the challenges, `finish` checks the evidence, applies
- * the admission policy, records the outcome, and answers a verdict (and an install code when an
- * attested device has a provision waiting). Every `finish` leaves one `attest.verdict` audit line.
+ * The attestation service: `start` issues the challenges, `finish` checks the evidence, admits
+ * (admission.ts), writes what the admission allows, and answers a verdict, with an install code
+ * when the device's run may start now. Every `finish` leaves one `attest.verdict` audit line, and
+ * an admitted one an `attest.install` line.
  *
- * What a refusal may write, since anyone can claim any serial at `start`: nothing before the TPM
- * has proven its EKs; after that, the verdict only on the device whose approved EKs it proved
- * (its own TPM, failing later checks); `ek-hash-mismatch` and `ek-missing` nothing at all (the
- * runbook: "Nothing was written"); `pending-approval` the verdict on an entry that approves no EK,
- * and the claim for `fleet approve`.
+ * Anyone can claim any serial at `start`, so a refusal writes nothing before the TPM has proven
+ * its EKs, and afterwards only on the device whose approved EKs it proved.
  */
 export class AttestationService {
   readonly sessions: SessionStore;
   private readonly inventory: Inventory;
+  private readonly store: LocalStore;
   private readonly audit: Audit;
+  private readonly autoProvision: boolean;
   private readonly now: () => Date;
 
   constructor(opts: AttestationServiceOptions) {
     this.inventory = opts.inventory;
+    this.store = opts.store;
     this.audit = opts.audit;
     this.sessions = opts.sessions ?? new SessionStore();
+    this.autoProvision = opts.autoProvision ?? false;
     this.now = opts.now ?? (() => new Date());
   }
 
   /** Refusals of the claimed keys are answered as a verdict too: the agent prints it and stops. */
-  start(req: StartRequest, peer: string): StartResponse | FinishResponse {
+  start(req: StartRequest, ctx: RequestContext): StartResponse | FinishResponse {
     try {
-      return startSession(this.sessions, req, peer).response;
+      return startSession(this.sessions, req, ctx.peer).response;
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
-      this.audit('attest.verdict', { serial: req.serial, mac: req.mac, peer, verdict: err.code, reason: err.message, stage: 'start' });
+      this.audit('attest.verdict', { request: ctx.requestId, serial: req.serial, mac: req.mac, peer: ctx.peer, verdict: err.code, reason: err.message, stage: 'start' });
       return { verdict: err.code, message: err.message };
     }
   }
 
-  async finish(req: FinishRequest, peer: string): Promise<FinishResponse> {
+  async finish(req: FinishRequest, ctx: RequestContext): Promise<FinishResponse> {
     let session: Session;
     try {
       session = this.sessions.take(req.session);
@@ -59,93 +74,118 @@ export class AttestationService {
       checkSecrets(session, req);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
-      this.audit('attest.verdict', { peer, session: req.session, verdict: err.code, reason: err.message });
+      this.audit('attest.verdict', { request: ctx.requestId, peer: ctx.peer, session: req.session, verdict: err.code, reason: err.message });
       return { verdict: err.code, message: err.message };
     }
-    const base = { serial: session.serial, mac: session.mac, peer, session: session.id, eks: Object.fromEntries(session.eks.map((e) => [e.kind, e.hash])) };
+    const line = {
+      request: ctx.requestId,
+      serial: session.serial,
+      mac: session.mac,
+      peer: ctx.peer,
+      session: session.id,
+      eks: Object.fromEntries(session.eks.map((e) => [e.kind, e.hash])),
+    };
     try {
-      return await this.judge(session, req, base);
+      return await this.judge(session, req, ctx, line);
     } catch (err) {
-      // The inventory failed: no answer but an error, so the agent tries again; the audit says why.
-      this.audit('attest.verdict', { ...base, verdict: 'error', reason: errorMessage(err) });
+      // The inventory failed: no verdict, so the agent tries again; the audit says why.
+      this.audit('attest.verdict', { ...line, verdict: 'error', reason: errorMessage(err) });
       throw err;
     }
   }
 
-  private async judge(session: Session, req: FinishRequest, base: Record<string, unknown>): Promise<FinishResponse> {
-    const at = this.now().toISOString();
-    const entry = await this.inventory.lookup(session.serial);
-    const decision = decide(entry && { hostname: entry.hostname, binding: entry.binding }, session.serial, session.eks);
+  private async judge(session: Session, req: FinishRequest, ctx: RequestContext, line: Record<string, unknown>): Promise<FinishResponse> {
+    const device = await this.inventory.deviceBySerial(session.serial);
+    // The device's own TPM: it proved every EK the device's entry approves.
+    const ownTpm = !!device && decide({ hostname: device.hostname, binding: device.binding }, session.serial, session.eks).verdict === 'attested';
     let evidence: Evidence;
     try {
       evidence = checkQuotedBoot(session, req);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
-      this.audit('attest.verdict', { ...base, node: entry?.hostname, verdict: err.code, reason: err.message });
-      // Only the device's own TPM may mark the device; anyone else's refusal stays in the audit.
-      if (entry && decision.verdict === 'attested') await this.inventory.recordVerdict(entry, err.code, at);
+      this.audit('attest.verdict', { ...line, node: device?.hostname, verdict: err.code, reason: err.message });
+      if (ownTpm) await this.inventory.recordVerdict(device!, err.code);
       return { verdict: err.code, message: err.message };
     }
-
+    const seen = seenPort(evidence.report.lldp);
+    const a = admit({
+      serial: session.serial,
+      device,
+      proven: evidence.proven,
+      authorship: ownTpm ? await this.inventory.bindingAuthorship(device!) : null,
+      seen,
+      autoProvision: this.autoProvision,
+    });
     this.audit('attest.verdict', {
-      ...base,
-      node: entry?.hostname,
-      verdict: decision.verdict,
-      reason: decision.message,
-      refused: decision.refused,
+      ...line,
+      node: device?.hostname,
+      verdict: a.verdict,
+      reason: a.reason,
+      refused: a.refused,
+      switchPort: seen.port,
       secureBoot: evidence.secureBoot,
       notes: evidence.notes.length ? evidence.notes : undefined,
     });
-    if (decision.verdict === 'pending-approval') {
-      await this.inventory.recordClaim({ serial: session.serial, at, mac: session.mac, peer: base.peer as string, eks: evidence.proven });
-      if (entry) await this.inventory.recordVerdict(entry, decision.verdict, at);
-    }
-    if (decision.verdict !== 'attested' || !entry) return { verdict: decision.verdict, message: wireMessage(decision) };
-    return this.admit(entry, evidence, decision, at, base.peer as string);
+    await this.write(a, device, evidence, ctx, seen.port);
+    if (a.verdict !== 'attested') return { verdict: a.verdict, message: wireMessage(a) };
+    return this.answerAttested(device!, a, evidence, ctx);
   }
 
-  private async admit(entry: NodeEntry, evidence: Evidence, decision: Decision, at: string, peer: string): Promise<FinishResponse> {
-    const { report } = evidence;
-    await this.inventory.recordAttested(entry, {
-      verdict: 'attested',
-      at,
-      mac: report.mac,
-      bootId: report.bootId,
-      eks: Object.fromEntries(evidence.proven.map((e) => [e.kind, e.hash])),
-      secureBoot: evidence.secureBoot,
-      lldp: report.lldp,
-      peer,
-    });
-    if (!entry.provisionWaiting) {
-      this.audit('attest.install', { node: entry.hostname, serial: entry.serial, issued: false, reason: 'no provision' });
+  /** Exactly what the admission allows: nothing, the verdict, or the attested facts; then the journal. */
+  private async write(a: Admission, device: Device | null, evidence: Evidence, ctx: RequestContext, switchPort: string | null): Promise<void> {
+    const at = this.now().toISOString();
+    if (a.claim) {
+      this.store.recordClaim({ serial: evidence.report.serial, at, mac: evidence.report.mac, peer: ctx.peer, switchPort, eks: evidence.proven });
+    }
+    if (!device || a.writes === 'nothing') return;
+    if (a.writes === 'verdict') await this.inventory.recordVerdict(device, a.verdict);
+    else {
+      await this.inventory.recordAttested(device, {
+        at,
+        mac: evidence.report.mac,
+        bootId: evidence.report.bootId,
+        eks: Object.fromEntries(evidence.proven.map((e) => [e.kind, e.hash])),
+        secureBoot: evidence.secureBoot,
+        switchPort,
+      });
+      this.store.dropClaim(device.serial);
+      await this.inventory.journal(device, 'success', `${device.hostname} attested from HookOS: its TPM proved every EK its entry approves (MAC ${evidence.report.mac}, switch port ${switchPort ?? 'none'})`);
+    }
+    for (const j of a.journal) await this.inventory.journal(device, j.kind, j.message);
+  }
+
+  private async answerAttested(device: Device, a: Admission, evidence: Evidence, ctx: RequestContext): Promise<FinishResponse> {
+    const install = { request: ctx.requestId, node: device.hostname, serial: device.serial };
+    if (!a.provision.issue) {
+      this.audit('attest.install', { ...install, issued: false, reason: a.provision.reason });
       return { verdict: 'attested', message: 'the TPM proved every EK the entry approves' };
     }
     const code = newInstallCode();
-    try {
-      await this.inventory.recordInstallCode(entry, installCodeHash(code), report.bootId, at);
-    } catch (err) {
-      // No record, no code: a code the verifier cannot later recognise must not reach the disk.
-      this.audit('attest.install', { node: entry.hostname, serial: entry.serial, issued: false, reason: errorMessage(err) });
-      return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; no install code: the inventory could not record it' };
+    this.store.recordInstallCode(device.id, installCodeHash(code), evidence.report.bootId, this.now().toISOString());
+    if (a.provision.auto) {
+      await this.inventory.setDesiredAction(device, 'provision');
+      await this.inventory.journal(device, 'info', `${device.hostname} is a planned worker that attested from HookOS: its provision starts`);
     }
-    this.audit('attest.install', { node: entry.hostname, serial: entry.serial, bootId: report.bootId, issued: true });
-    return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; a provision waits', installCode: code };
+    this.audit('attest.install', { ...install, bootId: evidence.report.bootId, issued: true, auto: a.provision.auto });
+    return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; its run may start', installCode: code };
   }
 }
 
 /**
  * What the caller is told: the verdict in plain words, without the node's host name or which EK
- * kinds its entry approves (the caller may be anyone claiming the serial; the audit line has it all).
+ * kinds its entry approves (the caller may be anyone claiming the serial; the audit has it all).
  */
-function wireMessage(d: Decision): string {
-  switch (d.verdict) {
+function wireMessage(a: Admission): string {
+  switch (a.verdict) {
     case 'pending-approval':
       return 'no EK of this machine is approved yet; approve its EKs';
     case 'ek-hash-mismatch':
       return 'an EK this TPM proved is not the one the entry approves';
     case 'ek-missing':
       return 'this TPM proved no EK of a kind the entry approves';
+    case 'ek-binding-unauthored':
+      return 'the approved EK binding is not the one the trusted writer wrote; read the device\'s journal';
     default:
-      return d.message;
+      return a.reason;
   }
 }

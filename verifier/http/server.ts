@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
@@ -32,6 +33,8 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
+    // Request ids tie a request's audit lines together; random, so they reveal no count.
+    genReqId: () => randomUUID(),
     serverFactory: (handler) => {
       const server = opts.tls ? createHttpsServer({ ...limits, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(limits, handler);
       server.maxConnections = MAX_CONNECTIONS;
@@ -45,12 +48,12 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   app.post(
     PATHS.start,
     { schema: { body: StartRequest, response: { 200: StartAnswer, '4xx': ErrorResponse } } },
-    async (req) => opts.service.start(req.body as StartRequest, peer(req.ip)),
+    async (req) => opts.service.start(req.body as StartRequest, { peer: peer(req.ip), requestId: req.id }),
   );
   app.post(
     PATHS.finish,
     { schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } },
-    async (req) => opts.service.finish(req.body as FinishRequest, peer(req.ip)),
+    async (req) => opts.service.finish(req.body as FinishRequest, { peer: peer(req.ip), requestId: req.id }),
   );
   app.get('/healthz', async () => ({ ok: true }));
 

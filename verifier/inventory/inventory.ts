@@ -1,50 +1,23 @@
-import type { EkKind } from '../../shared/wire/schemas.js';
 import type { Verdict } from '../../shared/wire/verdicts.js';
-import type { Binding } from '../attest/policy.js';
-
-/** A declared node, as the inventory holds it. */
-export interface NodeEntry {
-  hostname: string;
-  serial: string;
-  binding: Binding;
-  /** A provision waits for this device: an attested boot gets an install code. */
-  provisionWaiting: boolean;
-}
-
-/** What an attestation proved, as it is recorded. */
-export interface AttestationFacts {
-  verdict: Verdict;
-  at: string;
-  mac: string;
-  bootId: string;
-  eks: Partial<Record<EkKind, string>>;
-  secureBoot: boolean | null;
-  lldp: string | null;
-  peer: string;
-}
-
-/** A machine that proved its EKs but that no entry approves yet: what `fleet approve` prints. */
-export interface Claim {
-  serial: string;
-  at: string;
-  mac: string;
-  peer: string;
-  eks: Array<{ kind: EkKind; hash: string; hasCertificate: boolean }>;
-}
+import type { AttestedFacts, Authorship, Device, DesiredAction, JournalEntry, JournalKind } from './device.js';
 
 /**
- * The inventory the verifier reads and writes. A refusal writes only the verdict; only an
- * attested machine gets its MAC and attested_* facts written.
+ * Where devices are declared and where fleet writes back what it proved: NetBox in the lab, or the
+ * embedded backend (the lab's nodes file and SQLite) on a single machine. Both behave the same;
+ * one test suite runs against both.
  */
 export interface Inventory {
-  lookup(serial: string): Promise<NodeEntry | null>;
-  /** Attested: records the facts and the verdict on the device. */
-  recordAttested(entry: NodeEntry, facts: AttestationFacts): Promise<void>;
-  /** Refused or waiting: records the verdict on the device and nothing else. */
-  recordVerdict(entry: NodeEntry, verdict: Verdict, at: string): Promise<void>;
-  /** Keeps the latest waiting claim for a serial. */
-  recordClaim(claim: Claim): Promise<void>;
-  claim(serial: string): Promise<Claim | null>;
-  /** Keeps only the SHA-256 of an install code issued to this device for a waiting provision. */
-  recordInstallCode(entry: NodeEntry, codeSha256: string, bootId: string, at: string): Promise<void>;
+  /** The device whose serial this is; null when none, or when two claim it (the caller is told which). */
+  deviceBySerial(serial: string): Promise<Device | null>;
+  deviceByName(hostname: string): Promise<Device | null>;
+  /** Whether the device's binding was written by the trusted author. */
+  bindingAuthorship(device: Device): Promise<Authorship>;
+  /** Attested: the MAC, the attested_* facts and the verdict. */
+  recordAttested(device: Device, facts: AttestedFacts): Promise<void>;
+  /** A verdict and nothing else. */
+  recordVerdict(device: Device, verdict: Verdict): Promise<void>;
+  journal(device: Device, kind: JournalKind, message: string): Promise<void>;
+  journalOf(device: Device): Promise<JournalEntry[]>;
+  setDesiredAction(device: Device, action: DesiredAction | null): Promise<void>;
+  close(): Promise<void>;
 }

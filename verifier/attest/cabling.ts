@@ -1,0 +1,19 @@
+/** The switch port an LLDP frame names, or why none is known. */
+export type SeenPort =
+  | { port: string; /** every name the frame gives the port (Port ID, Port Description) */ names: string[] }
+  | { port: null; why: string };
+
+export type Cabling = { ok: true } | { ok: false; journal: string };
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+/**
+ * Is the machine on the port its entry declares? The declared `switch_port` is the port's name
+ * as the switch gives it in LLDP (its Port ID, or its Port Description), compared exactly but for
+ * case and surrounding space: no guessing from numbers, since a wrong guess provisions the wrong port.
+ */
+export function checkCabling(hostname: string, expected: string, seen: SeenPort): Cabling {
+  if (seen.port === null) return { ok: false, journal: `${hostname} attested no switch port: ${seen.why}` };
+  if (seen.names.some((n) => norm(n) === norm(expected))) return { ok: true };
+  return { ok: false, journal: `${hostname} attested on port ${seen.port}, expected ${expected}` };
+}

@@ -1,0 +1,69 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { FleetError, errorMessage } from '../../shared/errors.js';
+
+export type Db = Database.Database;
+
+/**
+ * Schema versions in order. A database is migrated forward on open, inside one transaction per
+ * step; a database newer than this code is refused rather than misread.
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE claims (
+     serial TEXT PRIMARY KEY,
+     at TEXT NOT NULL,
+     body TEXT NOT NULL
+   );
+   CREATE INDEX claims_at ON claims(at);
+   CREATE TABLE install_codes (
+     device TEXT PRIMARY KEY,
+     sha256 TEXT NOT NULL,
+     boot_id TEXT NOT NULL,
+     at TEXT NOT NULL
+   );
+   CREATE TABLE device_state (
+     hostname TEXT PRIMARY KEY,
+     status TEXT NOT NULL DEFAULT 'planned',
+     mac TEXT,
+     verdict TEXT,
+     verdict_at TEXT,
+     attested TEXT,
+     desired_action TEXT,
+     last_run TEXT
+   );
+   CREATE TABLE journal (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     hostname TEXT NOT NULL,
+     at TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     message TEXT NOT NULL
+   );
+   CREATE INDEX journal_hostname ON journal(hostname, id);`,
+];
+
+/** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */
+export function openDatabase(stateDir: string): Db {
+  let db: Db;
+  try {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    db = new Database(join(stateDir, 'fleet.sqlite'));
+  } catch (err) {
+    throw new FleetError('state-unavailable', `cannot open the state database in ${stateDir}: ${errorMessage(err)}`);
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    db.close();
+    throw new FleetError('state-unavailable', `the state database in ${stateDir} has schema ${version}; this fleet knows ${MIGRATIONS.length}`);
+  }
+  for (let v = version; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return db;
+}
