@@ -1,17 +1,44 @@
-import { FleetError } from '../../shared/errors.js';
+import { readFile } from 'node:fs/promises';
+import { FleetError, errorMessage } from '../../shared/errors.js';
+import { NetBoxClient } from '../netbox/client.js';
 import type { Db } from '../state/database.js';
 import { EmbeddedInventory } from './embedded/embedded.js';
 import type { Inventory } from './inventory.js';
+import { NetBoxInventory } from './netbox/netbox-inventory.js';
 
 /** The command-line options that choose and configure the inventory (for parseArgs). */
 export const INVENTORY_OPTIONS = {
   nodes: { type: 'string' },
+  'netbox-url': { type: 'string' },
+  'netbox-token-file': { type: 'string' },
+  'binding-author': { type: 'string' },
 } as const;
 
-export const INVENTORY_USAGE = `  --nodes FILE        the embedded inventory: the lab's nodes file (models, classes, nodes)`;
+export const INVENTORY_USAGE = `  --nodes FILE        the embedded inventory: the lab's nodes file (models, classes, nodes)
+  --netbox-url URL    or NetBox (https://capsule.<tailnet>)
+  --netbox-token-file FILE  its API token (v1, or v2 nbt_...), read from a file so no ps shows it
+  --binding-author USER     the NetBox user whose writes of approved_ek_hash* are trusted (Terraform's)`;
 
-/** Opens the inventory the options name. */
-export async function openInventory(o: { nodes?: string | undefined }, db: Db): Promise<Inventory> {
+export interface InventoryChoice {
+  nodes?: string | undefined;
+  'netbox-url'?: string | undefined;
+  'netbox-token-file'?: string | undefined;
+  'binding-author'?: string | undefined;
+}
+
+/** Opens the inventory the options name: exactly one of the embedded file or NetBox. */
+export async function openInventory(o: InventoryChoice, db: Db): Promise<Inventory> {
+  if (o.nodes && o['netbox-url']) throw new FleetError('usage', 'name one inventory: --nodes or --netbox-url, not both');
   if (o.nodes) return new EmbeddedInventory(o.nodes, db);
-  throw new FleetError('usage', 'name an inventory: --nodes FILE');
+  if (!o['netbox-url']) throw new FleetError('usage', 'name an inventory: --nodes FILE, or --netbox-url URL with --netbox-token-file FILE');
+  if (!o['netbox-token-file']) throw new FleetError('usage', '--netbox-url needs --netbox-token-file');
+  let token: string;
+  try {
+    token = (await readFile(o['netbox-token-file'], 'utf8')).trim();
+  } catch (err) {
+    throw new FleetError('usage', `cannot read the NetBox token file: ${errorMessage(err)}`);
+  }
+  const client = new NetBoxClient({ url: o['netbox-url'], token });
+  await client.status(); // a wrong URL or token fails here, at start, not at the first boot
+  return new NetBoxInventory(client, o['binding-author'] ? { bindingAuthor: o['binding-author'] } : {});
 }

@@ -1,0 +1,109 @@
+import { FleetError } from '../../shared/errors.js';
+
+/**
+ * Stable codes of the errors the NetBox client raises. A caller switches on `code`; the message is
+ * for a person and never holds the token.
+ */
+export const NETBOX_ERROR_CODES = {
+  /** 400: NetBox refused the request's content; `fieldErrors` holds what it said, per field. */
+  badRequest: 'netbox-bad-request',
+  /** 401/403: NetBox refused the token (unknown, disabled, expired, read-only, or lacking a permission). */
+  forbidden: 'netbox-forbidden',
+  /** 404: no such object (or no such endpoint). */
+  notFound: 'netbox-not-found',
+  /** No answer: connection refused or reset, DNS failure, or no answer within the timeout. */
+  unreachable: 'netbox-unreachable',
+  /** Anything else: 5xx after the retries, another 4xx, or an answer that is not NetBox's JSON. */
+  error: 'netbox-error',
+  /** Refused before sending: a filter NetBox would silently ignore (returning every object), or a bad value. */
+  filterRefused: 'netbox-filter-refused',
+  /** The client's own configuration (URL or token) is unusable. */
+  configInvalid: 'netbox-config-invalid',
+} as const;
+
+export type NetBoxErrorCode = (typeof NETBOX_ERROR_CODES)[keyof typeof NETBOX_ERROR_CODES];
+
+/** What NetBox said about a refused request, flattened: `custom_fields.desired_action` → messages. */
+export type FieldErrors = Record<string, string[]>;
+
+export interface NetBoxErrorDetails {
+  /** HTTP status of the last answer, when there was one. */
+  status?: number;
+  /** `GET`, `PATCH`, `POST`. */
+  method?: string;
+  /** The endpoint path with its query, relative to `/api/` (`dcim/devices/7/`). Never holds the token. */
+  path?: string;
+  /** How many times the request was sent. */
+  attempts?: number;
+  /** 400 only: NetBox's field errors. Keys `__all__` and `non_field_errors` are object-level errors. */
+  fieldErrors?: FieldErrors;
+}
+
+export class NetBoxError extends FleetError {
+  override readonly code: NetBoxErrorCode;
+  readonly status: number | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly attempts: number | undefined;
+  readonly fieldErrors: FieldErrors | undefined;
+
+  constructor(code: NetBoxErrorCode, message: string, details: NetBoxErrorDetails = {}, cause?: SanitizedCause) {
+    super(code, message, cause === undefined ? undefined : { cause });
+    this.name = 'NetBoxError';
+    this.code = code;
+    this.status = details.status;
+    this.method = details.method;
+    this.path = details.path;
+    this.attempts = details.attempts;
+    this.fieldErrors = details.fieldErrors;
+  }
+}
+
+/**
+ * The low-level failure behind an error, reduced to its name, code and (redacted) message, so that no
+ * request object, header or socket ever hangs off a thrown error.
+ */
+export interface SanitizedCause {
+  name: string;
+  code?: string;
+  message: string;
+}
+
+const OBJECT_LEVEL_KEYS = new Set(['__all__', 'non_field_errors', 'detail']);
+
+/**
+ * Flattens a DRF/NetBox error body into `field → messages`. NetBox answers `{field: [msg]}` for
+ * serializer fields, `{custom_fields: {name: msg}}` for unknown custom fields (4.5.8+),
+ * `{__all__: [msg]}` for model validation (custom field values, primary MAC), `{non_field_errors: [...]}`
+ * for serializer-level checks, and `{detail: msg}` for everything else.
+ */
+export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
+  const out: FieldErrors = {};
+  const add = (key: string, message: string): void => {
+    (out[key] ??= []).push(message);
+  };
+  const walk = (value: unknown, key: string): void => {
+    if (typeof value === 'string') add(key || 'detail', value);
+    else if (typeof value === 'number' || typeof value === 'boolean') add(key || 'detail', String(value));
+    else if (Array.isArray(value)) {
+      value.forEach((item, i) => {
+        // A list of strings is the messages of one field; a list of objects is per-item (bulk) errors.
+        if (item !== null && typeof item === 'object' && !Array.isArray(item)) walk(item, key ? `${key}[${i}]` : `[${i}]`);
+        else walk(item, key);
+      });
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(v, key ? `${key}.${k}` : k);
+    }
+  };
+  walk(body, prefix);
+  return out;
+}
+
+/** `custom_fields.bogus: Custom field 'bogus' does not exist …; Invalid value for custom field …` */
+export function describeFieldErrors(errors: FieldErrors): string {
+  const parts: string[] = [];
+  for (const [field, messages] of Object.entries(errors)) {
+    for (const message of messages) parts.push(OBJECT_LEVEL_KEYS.has(field) ? message : `${field}: ${message}`);
+  }
+  return parts.join('; ');
+}
