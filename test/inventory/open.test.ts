@@ -1,0 +1,44 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
+import { NetBoxInventory } from '../../verifier/inventory/netbox/netbox-inventory.js';
+import { openInventory } from '../../verifier/inventory/open.js';
+import { openDatabase } from '../../verifier/state/database.js';
+import { FakeNetBox } from '../netbox/fake-netbox.js';
+import { nodesYaml } from './nodes-yaml.js';
+
+let dir: string;
+let fake: FakeNetBox | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('fleet serve\'s inventory options', () => {
+  it('opens the embedded inventory from --nodes, and NetBox from --netbox-url with a token file', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'open-'));
+    const db = openDatabase(join(dir, 'state'));
+    await writeFile(join(dir, 'nodes.yaml'), nodesYaml([]));
+    expect(await openInventory({ nodes: join(dir, 'nodes.yaml') }, db)).toBeInstanceOf(EmbeddedInventory);
+    fake = await FakeNetBox.start();
+    await writeFile(join(dir, 'token'), `${fake.tokenV2}\n`);
+    expect(await openInventory({ 'netbox-url': fake.url, 'netbox-token-file': join(dir, 'token'), 'binding-author': 'terraform' }, db)).toBeInstanceOf(NetBoxInventory);
+    db.close();
+  });
+
+  it('fails at start, not at the first boot: a refused token, a missing token file, two inventories or none', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'open-'));
+    const db = openDatabase(join(dir, 'state'));
+    fake = await FakeNetBox.start();
+    await writeFile(join(dir, 'token'), '0'.repeat(40));
+    await expect(openInventory({ 'netbox-url': fake.url, 'netbox-token-file': join(dir, 'token') }, db)).rejects.toMatchObject({ code: 'netbox-forbidden' });
+    await expect(openInventory({ 'netbox-url': fake.url, 'netbox-token-file': join(dir, 'none') }, db)).rejects.toThrow(/cannot read the NetBox token file/);
+    await expect(openInventory({ 'netbox-url': fake.url }, db)).rejects.toThrow(/needs --netbox-token-file/);
+    await expect(openInventory({ nodes: 'x', 'netbox-url': fake.url }, db)).rejects.toThrow(/not both/);
+    await expect(openInventory({}, db)).rejects.toThrow(/name an inventory/);
+    db.close();
+  });
+});
