@@ -3,49 +3,32 @@
  * keylime's mb_log.b64), replay it, and read its Secure Boot state. Bad input ends in one line on
  * stderr naming the error code, and exit status 1.
  */
-import { readFile } from 'node:fs/promises';
+import { runFileCommand } from '../file-command.js';
 import { toHex } from '../../shared/bytes/hex.js';
-import { FleetError, errorMessage } from '../../shared/errors.js';
+import { FleetError } from '../../shared/errors.js';
 import { decodeEvent, summarize } from '../../shared/eventlog/decode.js';
 import type { EventLog } from '../../shared/eventlog/log.js';
 import { parseEventLog } from '../../shared/eventlog/parse.js';
 import { replay, type PcrValues } from '../../shared/eventlog/replay.js';
 import { secureBootState, type SecureBootState } from '../../shared/eventlog/secureboot.js';
 
-const USAGE = 'usage: fleet eventlog [--json] FILE\n';
-
-export async function run(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  const rest = args.filter((a) => a !== '--json');
-  if (rest.length !== 1 || rest[0]!.startsWith('-')) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const file = rest[0]!;
-  let label = file;
-  try {
-    const input = await load(file);
-    if (input.base64) label = `${file} (read as base64 text)`;
-    const log = parseEventLog(input.bytes);
-    const pcrs = replay(log);
-    const secureBoot = secureBootState(log);
-    process.stdout.write(json ? `${JSON.stringify(jsonReport(log, pcrs, secureBoot))}\n` : textReport(log, pcrs, secureBoot));
-    return 0;
-  } catch (err) {
-    if (!(err instanceof FleetError)) throw err;
-    process.stderr.write(`fleet eventlog: ${label}: ${oneLine(err.message)} [${err.code}]\n`);
-    return 1;
-  }
+export function run(args: string[]): Promise<number> {
+  return runFileCommand('eventlog', args, (raw) => {
+    const { bytes, base64 } = unwrapBase64(raw);
+    try {
+      const log = parseEventLog(bytes);
+      const pcrs = replay(log);
+      const secureBoot = secureBootState(log);
+      return { json: jsonReport(log, pcrs, secureBoot), text: textReport(log, pcrs, secureBoot) };
+    } catch (err) {
+      if (base64 && err instanceof FleetError) throw new FleetError(err.code, `read as base64 text: ${err.message}`);
+      throw err;
+    }
+  });
 }
 
-/** The file's bytes, base64-decoded when the whole file is base64 text (line breaks allowed). */
-async function load(file: string): Promise<{ bytes: Uint8Array; base64: boolean }> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (err) {
-    throw new FleetError('eventlog-unreadable', `cannot read: ${errorMessage(err)}`);
-  }
+/** The bytes, base64-decoded when the whole file is base64 text (line breaks allowed). */
+function unwrapBase64(bytes: Buffer): { bytes: Uint8Array; base64: boolean } {
   // A binary log starts with a little-endian PCR index, so its first bytes are never base64 text.
   const text = bytes.toString('latin1').replace(/\s+/g, '');
   const base64 = text.length > 0 && text.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(text);
@@ -79,6 +62,3 @@ function textReport(log: EventLog, pcrs: Map<string, PcrValues>, secureBoot: Sec
   return lines.join('\n');
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ');
-}

@@ -8,43 +8,21 @@
  * where portIdSubtype is the 802.1AB-2016 Port ID subtype by name: ifAlias (1), portComponent (2),
  * mac (3), networkAddress (4), ifName (5), agentCircuitId (6), local (7).
  */
-import { readFile } from 'node:fs/promises';
-import { FleetError, ParseError, errorMessage } from '../../shared/errors.js';
+import { runFileCommand } from '../file-command.js';
+import { ParseError } from '../../shared/errors.js';
 import { readCaptureFile } from '../../shared/lldp/capture.js';
 import { findDecoded } from '../../shared/lldp/org.js';
 import { LLDP_NOT_LLDP, parseLldpFrame } from '../../shared/lldp/parse.js';
 import type { LldpFrame } from '../../shared/lldp/types.js';
 
-const USAGE = 'usage: fleet lldp [--json] FILE\n';
-
 /** A capture's frames in order: decoded, or why one was skipped. */
 export type Decoded = { index: number; frame: LldpFrame } | { index: number; skipped: string };
 
-export async function run(args: string[]): Promise<number> {
-  const json = args.includes('--json');
-  const rest = args.filter((a) => a !== '--json');
-  if (rest.length !== 1 || rest[0]!.startsWith('-')) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const file = rest[0]!;
-  try {
-    const decoded = decodeCapture(await load(file));
-    process.stdout.write(json ? `${JSON.stringify(jsonReport(decoded))}\n` : textReport(decoded));
-    return 0;
-  } catch (err) {
-    if (!(err instanceof FleetError)) throw err;
-    process.stderr.write(`fleet lldp: ${file}: ${oneLine(err.message)} [${err.code}]\n`);
-    return 1;
-  }
-}
-
-async function load(file: string): Promise<Uint8Array> {
-  try {
-    return await readFile(file);
-  } catch (err) {
-    throw new FleetError('lldp-unreadable', `cannot read: ${errorMessage(err)}`);
-  }
+export function run(args: string[]): Promise<number> {
+  return runFileCommand('lldp', args, (bytes) => {
+    const decoded = decodeCapture(bytes);
+    return { json: jsonReport(decoded), text: textReport(decoded) };
+  });
 }
 
 /** Every frame of the capture; an LLDP frame that does not parse fails the whole file, naming it. */
@@ -129,6 +107,3 @@ function printable(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-function oneLine(s: string): string {
-  return s.replace(/\s*\n\s*/g, ' ');
-}

@@ -1,26 +1,14 @@
 /** `fleet lldp [--json] FILE`, run as a user runs it. */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fleetCli } from '../fleet-cli.js';
 import { afterAll, describe, it } from 'vitest';
 import { concatBytes } from '../../shared/bytes/hex.js';
 import { buildLldpFrame } from './frame.js';
 import { LLDPD, frameOf, pcap } from './fixtures.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function fleet(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile('node_modules/.bin/tsx', ['cli/fleet.ts', 'lldp', ...args], (err, stdout, stderr) => {
-      resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-    });
-  });
-}
+const fleet = (...args: string[]) => fleetCli('lldp', ...args);
 
 const TMP = mkdtempSync(join(tmpdir(), 'fleet-lldp-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));

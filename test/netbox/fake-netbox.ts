@@ -118,11 +118,6 @@ const detail = (status: number, message: string): Answer => json(status, { detai
 const NOT_PROVIDED = 'Authentication credentials were not provided.';
 const NO_PERMISSION = 'You do not have permission to perform this action.';
 
-class ValidationFailure extends Error {
-  constructor(readonly errors: Record<string, unknown>) {
-    super('validation failed');
-  }
-}
 
 export class FakeNetBox {
   readonly model: FakeNetBoxModel;

@@ -1,20 +1,8 @@
-import { execFile } from 'node:child_process';
+import { fleetCli } from '../fleet-cli.js';
 import { describe, it } from 'vitest';
-import { EXPECTED_PCRS, KEYLIME, REPO, TOOLS, prettyYaml } from './eventlog-fixtures.js';
+import { EXPECTED_PCRS, KEYLIME, TOOLS, prettyYaml } from './eventlog-fixtures.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function fleet(...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile('node_modules/.bin/tsx', ['cli/fleet.ts', ...args], { cwd: REPO }, (err, stdout, stderr) => {
-      resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-    });
-  });
-}
+const fleet = fleetCli;
 
 describe.concurrent('fleet eventlog', () => {
   for (const name of Object.keys(EXPECTED_PCRS)) {
