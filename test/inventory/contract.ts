@@ -108,6 +108,31 @@ export function inventoryContract(backend: string, make: () => Promise<Inventory
       expect((await get('SN1')).desiredAction).toBeUndefined();
     });
 
+    it('lists every managed device, each as it reads alone', async () => {
+      const all = await inv.listDevices();
+      expect(all.map((d) => d.hostname).sort()).toEqual(['cp-1', 'node-1']);
+      for (const d of all) expect(d).toEqual(await get(d.serial));
+    });
+
+    it('knows the classes devices name', async () => {
+      const classes = await inv.classes();
+      expect(classes.get('worker')).toMatchObject({ payload: 'talos', installerImage: expect.any(String), controlPlane: false });
+      expect(classes.get('controlplane')?.controlPlane).toBe(true);
+    });
+
+    it('a run records its name and clears desired_action in one step', async () => {
+      await inv.setDesiredAction(await get('SN1'), 'provision');
+      await inv.recordRun(await get('SN1'), 'provision-node-1-1764480000');
+      const d = await get('SN1');
+      expect(d.lastRun).toBe('provision-node-1-1764480000');
+      expect(d.desiredAction).toBeUndefined();
+    });
+
+    it('the status is set and reads back', async () => {
+      await inv.setStatus(await get('SN1'), 'decommissioning');
+      expect((await get('SN1')).status).toBe('decommissioning');
+    });
+
     it('a binding declared through the trusted path is authored', async () => {
       expect(await inv.bindingAuthorship(await get('SN1'))).toEqual({ authored: true });
     });

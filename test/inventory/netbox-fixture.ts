@@ -1,6 +1,9 @@
 import { NetBoxClient } from '../../verifier/netbox/client.js';
 import { NetBoxInventory } from '../../verifier/inventory/netbox/netbox-inventory.js';
+import { stringify } from 'yaml';
+import { readNodesFile } from '../../verifier/inventory/embedded/nodes-file.js';
 import { FakeNetBox } from '../netbox/fake-netbox.js';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import type { DeclaredNode, InventoryFixture } from './contract.js';
 
 /** Terraform's NetBox user: the trusted author of every binding. */
@@ -23,7 +26,8 @@ export async function netboxFixture(opts: { bindingAuthor?: string } = { binding
   fake.addUser(TERRAFORM);
   const client = new NetBoxClient({ url: fake.url, token: fake.token, retries: 0 });
   const ids = new Map<string, number>();
-  const inventory = new NetBoxInventory(client, opts.bindingAuthor === undefined ? {} : { bindingAuthor: opts.bindingAuthor });
+  const classes = readNodesFile(stringify({ classes: RIG_CATALOGUE.classes })).file.classes;
+  const inventory = new NetBoxInventory(client, { classes, ...(opts.bindingAuthor === undefined ? {} : { bindingAuthor: opts.bindingAuthor }) });
   return {
     fake,
     inventory,

@@ -40,6 +40,11 @@ const MIGRATIONS: string[] = [
      message TEXT NOT NULL
    );
    CREATE INDEX journal_hostname ON journal(hostname, id);`,
+  // The reconciler's journal lines that must appear once per event (a run's end, a wait, ...).
+  `CREATE TABLE notes (
+     key TEXT PRIMARY KEY,
+     at TEXT NOT NULL
+   );`,
 ];
 
 /** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */

@@ -37,6 +37,22 @@ export class LocalStore {
     this.db.prepare('INSERT OR REPLACE INTO install_codes (device, sha256, boot_id, at) VALUES (?, ?, ?, ?)').run(device, sha256, bootId, at);
   }
 
+  /** The keys of the journal lines already written once (see the reconciler). */
+  noted(): Set<string> {
+    return new Set((this.db.prepare('SELECT key FROM notes').all() as Array<{ key: string }>).map((r) => r.key));
+  }
+
+  note(key: string, at: string): void {
+    this.db.prepare('INSERT OR IGNORE INTO notes (key, at) VALUES (?, ?)').run(key, at);
+  }
+
+  /** Forgets notes about objects that are gone, so the table does not grow without bound. */
+  forgetNotes(keep: (key: string) => boolean): void {
+    const drop = [...this.noted()].filter((k) => !keep(k));
+    const del = this.db.prepare('DELETE FROM notes WHERE key = ?');
+    this.db.transaction(() => drop.forEach((k) => del.run(k)))();
+  }
+
   installCode(device: string): { sha256: string; bootId: string; at: string } | null {
     const row = this.db.prepare('SELECT sha256, boot_id AS bootId, at FROM install_codes WHERE device = ?').get(device) as
       | { sha256: string; bootId: string; at: string }

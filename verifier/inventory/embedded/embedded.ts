@@ -4,7 +4,7 @@ import type { Verdict } from '../../../shared/wire/verdicts.js';
 import type { Db } from '../../state/database.js';
 import type { AttestedFacts, Authorship, DesiredAction, Device, DeviceStatus, JournalEntry, JournalKind } from '../device.js';
 import type { Inventory } from '../inventory.js';
-import { readNodesFile, type NodeDecl, type NodesFile } from './nodes-file.js';
+import { readNodesFile, type NodeClass, type NodeDecl, type NodesFile } from './nodes-file.js';
 
 interface StateRow {
   status: DeviceStatus;
@@ -67,8 +67,11 @@ export class EmbeddedInventory implements Inventory {
     return file;
   }
 
-  private toDevice(decl: NodeDecl, file: NodesFile): Device {
-    const row = this.db.prepare('SELECT status, mac, verdict, attested, desired_action, last_run FROM device_state WHERE hostname = ?').get(decl.hostname) as StateRow | undefined;
+  private stateOf(hostname: string): StateRow | undefined {
+    return this.db.prepare('SELECT status, mac, verdict, attested, desired_action, last_run FROM device_state WHERE hostname = ?').get(hostname) as StateRow | undefined;
+  }
+
+  private toDevice(decl: NodeDecl, file: NodesFile, row = this.stateOf(decl.hostname)): Device {
     const cls = decl.className ? file.classes.get(decl.className) : undefined;
     const d: Device = {
       id: decl.hostname,
@@ -107,6 +110,18 @@ export class EmbeddedInventory implements Inventory {
     return decl ? this.toDevice(decl, file) : null;
   }
 
+  async listDevices(): Promise<Device[]> {
+    const file = this.declarations();
+    const rows = new Map(
+      (this.db.prepare('SELECT hostname, status, mac, verdict, attested, desired_action, last_run FROM device_state').all() as Array<StateRow & { hostname: string }>).map((r) => [r.hostname, r]),
+    );
+    return file.nodes.map((n) => this.toDevice(n, file, rows.get(n.hostname)));
+  }
+
+  async classes(): Promise<Map<string, NodeClass>> {
+    return this.declarations().classes;
+  }
+
   async bindingAuthorship(): Promise<Authorship> {
     return { authored: true };
   }
@@ -137,6 +152,14 @@ export class EmbeddedInventory implements Inventory {
 
   async setDesiredAction(device: Device, action: DesiredAction | null): Promise<void> {
     this.upsert(device.hostname, { desired_action: action });
+  }
+
+  async recordRun(device: Device, run: string): Promise<void> {
+    this.upsert(device.hostname, { last_run: run, desired_action: null });
+  }
+
+  async setStatus(device: Device, status: DeviceStatus): Promise<void> {
+    this.upsert(device.hostname, { status });
   }
 
   /** Everything fleet wrote about a host, or null when it wrote nothing. */

@@ -1,8 +1,9 @@
 import { FleetError } from '../../../shared/errors.js';
 import type { Verdict } from '../../../shared/wire/verdicts.js';
 import type { NetBoxClient } from '../../netbox/client.js';
-import { choiceValue, customField, interfacePeers, interfacePrimaryMac, type NetBoxDevice, type NetBoxInterface, type NetBoxJournalEntry, type NetBoxMacAddress, type NetBoxObjectChange } from '../../netbox/shapes.js';
+import { choiceValue, customField, interfacePeers, interfacePrimaryMac, relatedId, type NetBoxDevice, type NetBoxInterface, type NetBoxJournalEntry, type NetBoxMacAddress, type NetBoxObjectChange } from '../../netbox/shapes.js';
 import { DESIRED_ACTIONS, DEVICE_STATUSES, JOURNAL_KINDS, type AttestedFacts, type Authorship, type DesiredAction, type Device, type DeviceStatus, type JournalEntry, type JournalKind } from '../device.js';
+import type { NodeClass } from '../embedded/nodes-file.js';
 import type { Inventory } from '../inventory.js';
 import { bindingAuthorship } from './authorship.js';
 import { CF } from './custom-fields.js';
@@ -10,9 +11,14 @@ import { CF } from './custom-fields.js';
 export interface NetBoxInventoryOptions {
   /** The NetBox user whose writes of the binding are trusted (Terraform's). */
   bindingAuthor?: string;
+  /** The classes devices name (NetBox holds only the name): payload and parameters. */
+  classes?: Map<string, NodeClass>;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** A data interface (not management) whose cable ends on a named port. */
+const isBootInterface = (i: NetBoxInterface) => i['mgmt_only'] !== true && interfacePeers(i).some((p) => p.name);
 
 /**
  * The lab's inventory: NetBox 4.x. A device's declaration is its serial, status, primary IPv4, the
@@ -36,23 +42,40 @@ export class NetBoxInventory implements Inventory {
 
   async deviceBySerial(serial: string): Promise<Device | null> {
     const d = await this.one('serial', serial);
-    return d && this.toDevice(d);
+    return d && this.toDevice(d, await this.bootInterface(d.id));
   }
 
   async deviceByName(hostname: string): Promise<Device | null> {
     const d = await this.one('name', hostname);
-    return d && this.toDevice(d);
+    return d && this.toDevice(d, await this.bootInterface(d.id));
+  }
+
+  /**
+   * Every device with a class, in two sweeps (all devices, all cabled interfaces) joined here:
+   * one request per device would not scale to a fleet.
+   */
+  async listDevices(): Promise<Device[]> {
+    const [devices, ifaces] = await Promise.all([this.nb.list<NetBoxDevice>('dcim/devices', {}), this.nb.list<NetBoxInterface>('dcim/interfaces', { cabled: true })]);
+    const boot = new Map<number, NetBoxInterface>();
+    for (const i of ifaces) {
+      const id = relatedId(i.device);
+      if (id !== null && !boot.has(id) && isBootInterface(i)) boot.set(id, i);
+    }
+    return devices.filter((d) => str(customField(d, CF.class))).map((d) => this.toDevice(d, boot.get(d.id) ?? null));
+  }
+
+  async classes(): Promise<Map<string, NodeClass>> {
+    return this.opts.classes ?? new Map();
   }
 
   /** The device's cabled data interface: the boot NIC, whose far end is its switch port. */
   private async bootInterface(deviceId: number): Promise<NetBoxInterface | null> {
     const ifaces = await this.nb.list<NetBoxInterface>('dcim/interfaces', { device_id: deviceId });
-    return ifaces.find((i) => i['mgmt_only'] !== true && interfacePeers(i).some((p) => p.name)) ?? null;
+    return ifaces.find(isBootInterface) ?? null;
   }
 
-  private async toDevice(nb: NetBoxDevice): Promise<Device> {
+  private toDevice(nb: NetBoxDevice, iface: NetBoxInterface | null): Device {
     const cf = (k: string) => customField(nb, k);
-    const iface = await this.bootInterface(nb.id);
     const status = choiceValue(nb.status) ?? '';
     const action = str(cf(CF.desiredAction));
     const className = str(cf(CF.class));
@@ -168,6 +191,14 @@ export class NetBoxInventory implements Inventory {
 
   async setDesiredAction(device: Device, action: DesiredAction | null): Promise<void> {
     await this.patchFields(device, { [CF.desiredAction]: action });
+  }
+
+  async recordRun(device: Device, run: string): Promise<void> {
+    await this.patchFields(device, { [CF.lastRun]: run, [CF.desiredAction]: null });
+  }
+
+  async setStatus(device: Device, status: DeviceStatus): Promise<void> {
+    await this.nb.patch('dcim/devices', Number(device.id), { status });
   }
 
   async close(): Promise<void> {}

@@ -1,0 +1,326 @@
+import { describe, expect, it } from 'vitest';
+import type { Device } from '../../verifier/inventory/device.js';
+import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js';
+import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, splitCidr } from '../../verifier/reconcile/desired.js';
+import type { KubeObject } from '../../verifier/reconcile/objects.js';
+import { plan, type ReconcileConfig, type Step, type World } from '../../verifier/reconcile/plan.js';
+import { runState, viewWorkflow } from '../../verifier/reconcile/workflow-view.js';
+
+const NS = 'tinkerbell';
+const NOW = Date.parse('2026-11-30T08:00:00Z');
+const cfg: ReconcileConfig = { namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600 };
+const classes = new Map<string, NodeClass>([
+  ['worker', { name: 'worker', payload: 'talos', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5', controlPlane: false }],
+  ['nixos', { name: 'nixos', payload: 'nixos-image', imageUrl: 'https://img/nixos.img', imageSha256: 'c'.repeat(64), controlPlane: false }],
+]);
+
+const device = (over: Partial<Device> = {}): Device => ({
+  id: 'n1',
+  hostname: 'n1',
+  serial: 'SN1',
+  status: 'active',
+  controlPlane: false,
+  className: 'worker',
+  address: '10.0.1.11/24',
+  switchPort: 'Port 5',
+  bmcType: 'amt',
+  installDisk: '/dev/nvme0n1',
+  installDiskSerial: 'S4EV',
+  binding: {},
+  mac: '52:54:00:12:34:56',
+  ...over,
+});
+
+const stamp = (o: KubeObject, rv = '7', created = NOW - 3_600_000): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: rv, creationTimestamp: new Date(created).toISOString(), uid: 'u' } });
+
+/** The world as it is once a device's Hardware and Machine match. */
+function steady(d: Device, extra: Partial<World> = {}): World {
+  return {
+    now: NOW,
+    devices: [d],
+    classes,
+    hardware: d.mac ? [stamp(desiredHardware(d, NS, false))] : [],
+    machines: desiredMachine(d, NS) ? [stamp(desiredMachine(d, NS)!)] : [],
+    workflows: [],
+    jobs: [],
+    noted: new Set(),
+    ...extra,
+  };
+}
+
+const kube = (steps: Step[]) => steps.filter((s) => s.to === 'kube').map((s) => `${s.op} ${s.kind} ${'name' in s ? s.name : s.object.metadata.name}`);
+const journals = (steps: Step[]) => steps.flatMap((s) => (s.to === 'inventory' && s.op === 'journal' ? [`${s.kind}: ${s.message}`] : []));
+const invOps = (steps: Step[]) => steps.flatMap((s) => (s.to === 'inventory' && s.op !== 'journal' ? [`${s.op} ${s.op === 'recordRun' ? s.run : s.status}`] : []));
+
+/** A Workflow with a status as Tinkerbell writes it, in either spelling. */
+function run(d: Device, kind: 'provision' | 'retire', createdAgo: number, status: Record<string, unknown>, boot = 'bmc'): KubeObject {
+  const wf = desiredWorkflow(d, classes.get('worker'), kind, Math.floor((NOW - createdAgo) / 1000), NS, undefined);
+  wf.metadata.labels!['fleet.lolwtf.ca/boot'] = boot;
+  return { ...stamp(wf, '9', NOW - createdAgo), status };
+}
+const action = (name: string, state: string, startedAgo: number | null, message = '') => ({
+  name,
+  state,
+  ...(startedAgo === null ? {} : { executionStart: new Date(NOW - startedAgo).toISOString(), executionStop: new Date(NOW - startedAgo + 1000).toISOString() }),
+  message,
+});
+
+describe('steady state', () => {
+  it('an unchanged world plans nothing', () => {
+    const p = plan(steady(device()), cfg);
+    expect(p.steps).toEqual([]);
+  });
+
+  it('fields others add to an object are not differences', () => {
+    const w = steady(device());
+    w.hardware[0]!.spec!.metadata = { facility: { facility_code: 'x' } };
+    (w.hardware[0]!.spec!.interfaces as Array<Record<string, unknown>>)[0]!.disabled = false;
+    w.machines[0]!.status = { powerState: 'on' };
+    expect(plan(w, cfg).steps).toEqual([]);
+  });
+});
+
+describe('Hardware and Machine', () => {
+  it('creates a device\'s Hardware (with its MAC, address, disk) and Machine (AMT, bmc-<type>)', () => {
+    const d = device();
+    const p = plan({ ...steady(d), hardware: [], machines: [] }, cfg);
+    expect(kube(p.steps)).toEqual(['create Hardware n1', 'create Machine n1']);
+    const hw = (p.steps[0] as { object: KubeObject }).object;
+    expect(hw.spec).toEqual({
+      disks: [{ device: '/dev/nvme0n1' }],
+      interfaces: [{ dhcp: { mac: '52:54:00:12:34:56', hostname: 'n1', arch: 'x86_64', uefi: true, lease_time: 86400, ip: { address: '10.0.1.11', netmask: '255.255.255.0' } }, netboot: { allowPXE: false, allowWorkflow: true } }],
+    });
+    expect(JSON.stringify(hw)).not.toContain('toggleAllowNetboot');
+    const m = (p.steps[1] as { object: KubeObject }).object;
+    expect(m.spec).toEqual({
+      connection: { host: '10.0.1.11', port: 16992, authSecretRef: { name: 'bmc-amt', namespace: NS }, insecureTLS: true, providerOptions: { intelAMT: { port: 16992, hostScheme: 'http' } } },
+    });
+    expect(m.metadata.labels).toEqual({ 'fleet.lolwtf.ca/owner': 'fleetd', 'fleet.lolwtf.ca/device': 'n1' });
+  });
+
+  it('a device without a MAC has no Hardware yet; without a BMC no Machine', () => {
+    const p = plan(steady(device({ mac: undefined, bmcType: undefined })), cfg);
+    expect(p.steps).toEqual([]);
+  });
+
+  it('a changed address patches the Hardware and Machine, with their resourceVersion', () => {
+    const p = plan({ ...steady(device()), devices: [device({ address: '10.0.1.99/24' })] }, cfg);
+    expect(kube(p.steps)).toEqual(['patch Hardware n1', 'patch Machine n1']);
+    expect(p.steps[0]).toMatchObject({ resourceVersion: '7' });
+  });
+
+  it('an object fleet does not own is left alone, and the journal says so once', () => {
+    const w = steady(device());
+    w.hardware[0]!.metadata.labels = {};
+    w.hardware[0]!.spec!.disks = [];
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(journals(p.steps)).toEqual(['warning: n1: a Hardware n1 that fleetd does not own exists; fleetd leaves it alone']);
+    expect(plan({ ...w, noted: new Set(['dev:n1:foreign:Hardware']) }, cfg).steps).toEqual([]);
+  });
+
+  it('a bmc_type fleetd does not drive: no Machine, journaled once', () => {
+    const w = steady(device({ bmcType: 'ipmi' }));
+    expect(journals(plan(w, cfg).steps)).toEqual(['warning: n1: bmc_type ipmi is not one fleetd drives (amt); no Machine']);
+  });
+
+  it('deletes the owned objects of a device the inventory stops exporting, and only owned ones', () => {
+    const gone = device({ hostname: 'gone' });
+    const w = steady(device());
+    const foreign = stamp(desiredHardware(device({ hostname: 'theirs' }), NS, false));
+    foreign.metadata.labels = {};
+    w.hardware.push(stamp(desiredHardware(gone, NS, false)), foreign);
+    w.machines.push(stamp(desiredMachine(gone, NS)!));
+    w.workflows.push(run(gone, 'provision', 60_000, { state: 'SUCCESS' }));
+    expect(kube(plan(w, cfg).steps).sort()).toEqual(['delete Hardware gone', 'delete Machine gone', `delete Workflow provision-gone-${Math.floor((NOW - 60_000) / 1000)}`]);
+  });
+
+  it('an inventory that suddenly exports nothing deletes nothing', () => {
+    const p = plan({ ...steady(device()), devices: [] }, cfg);
+    expect(p.steps).toEqual([]);
+    expect(p.warnings).toEqual(['the inventory exports no device; 2 owned object(s) kept until it does']);
+  });
+});
+
+describe('desired_action provision', () => {
+  it('starts a Workflow, turns allowPXE on, power-cycles through Rufio, records the run and journals it', () => {
+    const d = device({ desiredAction: 'provision' });
+    const p = plan(steady(d), cfg);
+    const name = `provision-n1-${NOW / 1000}`;
+    expect(kube(p.steps)).toEqual([`create Workflow ${name}`, 'patch Hardware n1', `create Job ${name}`]);
+    const wf = (p.steps[0] as { object: KubeObject }).object;
+    expect(wf.spec).toEqual({
+      templateRef: 'provision',
+      hardwareRef: 'n1',
+      hardwareMap: {
+        device_1: '52:54:00:12:34:56', node: 'n1', wipe: 'true', install: 'true', power_off: 'false', install_disk: '/dev/nvme0n1', install_disk_serial: 'S4EV',
+        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5',
+      },
+    });
+    expect(JSON.stringify(wf)).not.toContain('toggleAllowNetboot');
+    expect((p.steps[1] as unknown as { patch: { spec: { interfaces: Array<{ netboot: { allowPXE: boolean } }> } } }).patch.spec.interfaces[0]!.netboot.allowPXE).toBe(true);
+    expect((p.steps[2] as { object: KubeObject }).object.spec).toEqual({
+      machineRef: { name: 'n1', namespace: NS },
+      tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }],
+    });
+    expect(invOps(p.steps)).toEqual([`recordRun ${name}`]);
+    expect(journals(p.steps)).toEqual([`info: n1: started Workflow ${name}; Rufio power-cycles it into a one-time PXE boot`]);
+  });
+
+  it('a machine that attested minutes ago waits in HookOS: no power cycle, and the journal says so', () => {
+    const d = device({ desiredAction: 'provision', attested: { at: new Date(NOW - 120_000).toISOString(), mac: 'm', bootId: 'b', eks: {}, secureBoot: true, switchPort: 'Port 5' } });
+    const p = plan(steady(d), cfg);
+    expect(kube(p.steps)).toEqual([`create Workflow provision-n1-${NOW / 1000}`, 'patch Hardware n1']);
+    expect(journals(p.steps)).toEqual([`info: n1: started Workflow provision-n1-${NOW / 1000}, with the note that the machine attested from HookOS`]);
+  });
+
+  it('a disk-image class runs provision-image with its image, digest and seed URL', () => {
+    const p = plan(steady(device({ desiredAction: 'provision', className: 'nixos' })), { ...cfg, seedUrl: 'https://spore/seed' });
+    const wf = (p.steps[0] as { object: KubeObject }).object;
+    expect(wf.spec).toMatchObject({ templateRef: 'provision-image', hardwareMap: { os: 'nixos-image', image_url: 'https://img/nixos.img', image_sha256: 'c'.repeat(64), seed_url: 'https://spore/seed' } });
+  });
+
+  it.each([
+    ['install_disk_serial', { installDiskSerial: undefined }, 'install_disk_serial'],
+    ['a MAC', { mac: undefined }, 'a MAC (it has not attested)'],
+    ['a class definition', { className: 'gpu' }, "class gpu's definition"],
+  ])('a device that lacks %s waits, journaled once', (_n, over, what) => {
+    const d = device({ desiredAction: 'provision', ...over });
+    const w = { ...steady(d), hardware: d.mac ? steady(d).hardware : [] };
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(journals(p.steps)).toEqual([`warning: n1: desired_action provision waits: the run waits for ${what}`]);
+    const key = (p.steps.find((s) => s.to === 'inventory') as { note: string }).note;
+    expect(plan({ ...w, noted: new Set([key]) }, cfg).steps).toEqual([]);
+  });
+
+  it('a run under way is adopted, not duplicated, when fleetd stopped before recording it', () => {
+    const d = device({ desiredAction: 'provision' });
+    const wf = run(d, 'provision', 30_000, { state: 'STATE_RUNNING', tasks: [{ actions: [action('wipe-disk', 'STATE_RUNNING', 10_000)] }] });
+    const w = { ...steady(d), workflows: [wf] };
+    w.hardware = [stamp(desiredHardware(d, NS, true))];
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(invOps(p.steps)).toEqual([`recordRun ${wf.metadata.name}`]);
+  });
+
+  it('a started run whose power cycle was never created gets its Job', () => {
+    const d = device();
+    const wf = run(d, 'provision', 30_000, {});
+    const w = { ...steady(d), workflows: [wf], hardware: [stamp(desiredHardware(d, NS, true))] };
+    expect(kube(plan(w, cfg).steps)).toEqual([`create Job ${wf.metadata.name}`]);
+    expect(kube(plan({ ...w, jobs: [stamp(desiredPowerCycle(d, wf.metadata.name, NS))] }, cfg).steps)).toEqual([]);
+  });
+});
+
+describe('desired_action retire', () => {
+  it('starts a wipe-only run, power-cycled, and the device turns decommissioning', () => {
+    const p = plan(steady(device({ desiredAction: 'retire' })), cfg);
+    const wf = (p.steps[0] as { object: KubeObject }).object;
+    expect(wf.metadata.name).toBe(`retire-n1-${NOW / 1000}`);
+    expect(wf.spec).toMatchObject({ templateRef: 'provision', hardwareMap: { wipe: 'true', install: 'false', power_off: 'true' } });
+    expect(invOps(p.steps)).toEqual([`recordRun retire-n1-${NOW / 1000}`, 'setStatus decommissioning']);
+  });
+
+  it('success counts only when the BMC reports the machine off', () => {
+    const d = device({ status: 'decommissioning' });
+    const wf = run(d, 'retire', 3_600_000, { state: 'SUCCESS', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 3_500_000), action('reboot', 'SUCCESS', 3_400_000)] }] });
+    const w = { ...steady(d), workflows: [wf] };
+    w.machines[0]!.status = { powerState: 'off' };
+    const p = plan(w, cfg);
+    expect(journals(p.steps)).toEqual([`success: n1 is retired: Workflow ${wf.metadata.name} wiped its disk, and its BMC reports it off`]);
+    expect(invOps(p.steps)).toEqual(['setStatus offline']);
+  });
+
+  it('a reported success the BMC contradicts is a danger line; the device stays decommissioning', () => {
+    const d = device({ status: 'decommissioning' });
+    const wf = run(d, 'retire', 3_600_000, { state: 'SUCCESS', tasks: [{ actions: [action('reboot', 'SUCCESS', 3_400_000)] }] });
+    const w = { ...steady(d), workflows: [wf] };
+    w.machines[0]!.status = { powerState: 'on' };
+    const p = plan(w, cfg);
+    expect(journals(p.steps)).toEqual([
+      `danger: n1: Workflow ${wf.metadata.name} reported success, but its BMC reports power on: the disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`,
+    ]);
+    expect(invOps(p.steps)).toEqual([]);
+  });
+
+  it('the BMC gets time to catch up before the danger line', () => {
+    const d = device({ status: 'decommissioning' });
+    const wf = run(d, 'retire', 200_000, { state: 'SUCCESS', tasks: [{ actions: [action('reboot', 'SUCCESS', 100_000)] }] });
+    expect(plan({ ...steady(d), workflows: [wf] }, cfg).steps).toEqual([]);
+  });
+});
+
+describe('outcomes', () => {
+  it.each([
+    ['FAILED (new spelling)', { state: 'FAILED', currentState: { actionName: 'install' }, tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 900_000), action('install', 'FAILED', 800_000, 'action completed')] }] }, 'FAILED at install (action completed)'],
+    ['STATE_TIMEOUT (old spelling)', { state: 'STATE_TIMEOUT', tasks: [{ actions: [{ name: 'wipe-disk', status: 'STATE_TIMEOUT', startedAt: new Date(NOW - 900_000).toISOString(), seconds: 600, message: 'timed out' }] }] }, 'TIMEOUT at wipe-disk (timed out)'],
+  ])('a run that ended %s is journaled once, naming the action and its message', (_n, status, what) => {
+    const d = device({ status: 'planned' });
+    const wf = run(d, 'provision', 1_000_000, status);
+    const w = { ...steady(d), workflows: [wf] };
+    const p = plan(w, cfg);
+    expect(journals(p.steps)).toEqual([
+      `warning: n1: Workflow ${wf.metadata.name} ended ${what}; read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`,
+    ]);
+    expect(plan({ ...w, noted: new Set([`wf:${wf.metadata.name}:ended`]) }, cfg).steps).toEqual([]);
+  });
+
+  it('a retirement that failed is a danger line', () => {
+    const d = device({ status: 'decommissioning' });
+    const wf = run(d, 'retire', 1_000_000, { state: 'FAILED', tasks: [{ actions: [action('wipe-disk', 'FAILED', 900_000, 'boom')] }] });
+    expect(journals(plan({ ...steady(d), workflows: [wf] }, cfg).steps)[0]).toMatch(/^danger: n1: Workflow retire-n1-\d+ ended FAILED at wipe-disk \(boom\).*the device stays decommissioning$/);
+  });
+
+  it('a run that passed its global timeout while install was current, on an active node: only noted', () => {
+    const d = device({ status: 'active' });
+    const wf = run(d, 'provision', 5_000_000, { state: 'TIMEOUT', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 4_900_000), action('install', 'RUNNING', 4_800_000)] }] });
+    expect(journals(plan({ ...steady(d), workflows: [wf] }, cfg).steps)).toEqual([
+      `info: n1: Workflow ${wf.metadata.name} passed its global timeout while install was current; the node is active, so it has its install`,
+    ]);
+  });
+
+  it('a run that never reported its first action within its global timeout is deleted, with its Job', () => {
+    const d = device();
+    const wf = run(d, 'provision', 4_000_000, { state: 'PENDING', globalTimeout: 3000 });
+    const job = stamp(desiredPowerCycle(d, wf.metadata.name, NS));
+    const p = plan({ ...steady(d), workflows: [wf], jobs: [job], hardware: [stamp(desiredHardware(d, NS, true))] }, cfg);
+    expect(kube(p.steps)).toEqual([`delete Workflow ${wf.metadata.name}`, `delete Job ${wf.metadata.name}`, 'patch Hardware n1']);
+    expect(journals(p.steps)[0]).toMatch(/never reported its first action within its global timeout \(3000 s\); fleetd deleted it, and no later boot resumes it/);
+  });
+
+  it('allowPXE is on exactly while a run is unfinished; a finished run turns it off', () => {
+    const d = device();
+    const running = run(d, 'provision', 60_000, { state: 'RUNNING', tasks: [{ actions: [action('wipe-disk', 'RUNNING', 30_000)] }] });
+    expect(kube(plan({ ...steady(d), workflows: [running] }, cfg).steps)).toEqual(['patch Hardware n1']);
+    const done = run(d, 'provision', 60_000, { state: 'SUCCESS' });
+    const w = { ...steady(d), workflows: [done], hardware: [stamp(desiredHardware(d, NS, true))], noted: new Set([`wf:${done.metadata.name}:ended`]) };
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual(['patch Hardware n1']);
+    expect(JSON.stringify(p.steps[0])).toContain('"allowPXE":false');
+  });
+});
+
+describe('reading Workflows', () => {
+  it.each([
+    ['STATE_SUCCESS', 'success'], ['SUCCESS', 'success'], ['STATE_FAILED', 'failed'], ['TIMEOUT', 'timeout'],
+    ['STATE_PENDING', 'pending'], ['PREPARING', 'pending'], ['POST', 'running'], ['', 'pending'], ['SOMETHING_NEW', 'running'],
+  ])('%s reads as %s', (raw, want) => {
+    expect(runState(raw)).toBe(want);
+  });
+
+  it('reads actions in both spellings', () => {
+    const v = viewWorkflow({ apiVersion: 'v', kind: 'Workflow', metadata: { name: 'w' }, status: { tasks: [{ actions: [{ name: 'a', status: 'STATE_SUCCESS', startedAt: '2026-11-30T00:00:00Z', seconds: 5 }, { name: 'b', state: 'RUNNING', executionStart: '2026-11-30T00:00:10Z' }] }] } });
+    expect(v.actions.map((a) => [a.name, a.state, a.started, a.stopped])).toEqual([
+      ['a', 'success', Date.parse('2026-11-30T00:00:00Z'), Date.parse('2026-11-30T00:00:05Z')],
+      ['b', 'running', Date.parse('2026-11-30T00:00:10Z'), null],
+    ]);
+    expect(v.current).toBe('b');
+  });
+
+  it('splits CIDR addresses', () => {
+    expect(splitCidr('10.0.1.11/24')).toEqual({ ip: '10.0.1.11', netmask: '255.255.255.0' });
+    expect(splitCidr('192.0.2.1/30')).toEqual({ ip: '192.0.2.1', netmask: '255.255.255.252' });
+    expect(splitCidr('2001:db8::1/64')).toBeNull();
+  });
+});

@@ -1,0 +1,248 @@
+import type { Device, DeviceStatus, JournalKind } from '../inventory/device.js';
+import type { NodeClass } from '../inventory/embedded/nodes-file.js';
+import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, type RunKind } from './desired.js';
+import { DEVICE_LABEL, isOwned, type Kind, type KubeObject } from './objects.js';
+import { isFinished, viewWorkflow, type WorkflowView } from './workflow-view.js';
+
+export interface ReconcileConfig {
+  namespace: string;
+  /** A machine that attested within this many seconds waits in HookOS: its run needs no power cycle. */
+  hookosWaitS: number;
+  /** The Templates' global_timeout, until a Workflow's status says its own. */
+  defaultGlobalTimeoutS: number;
+  /** How long after a retirement's reported success the BMC may take to report the machine off. */
+  corroborationS: number;
+  /** Where a disk-image node fetches its seed (given to provision-image runs). */
+  seedUrl?: string;
+}
+
+/** Everything a pass reads. Kube lists hold every object of the kind in the namespace, owned or not. */
+export interface World {
+  now: number;
+  devices: Device[];
+  classes: Map<string, NodeClass>;
+  hardware: KubeObject[];
+  machines: KubeObject[];
+  workflows: KubeObject[];
+  jobs: KubeObject[];
+  /** Journal lines already written once, by key. */
+  noted: Set<string>;
+}
+
+export type Step =
+  | { to: 'kube'; op: 'create'; kind: Kind; object: KubeObject }
+  | { to: 'kube'; op: 'patch'; kind: Kind; name: string; resourceVersion: string; patch: Record<string, unknown> }
+  | { to: 'kube'; op: 'delete'; kind: Kind; name: string }
+  | { to: 'inventory'; op: 'journal'; device: Device; kind: JournalKind; message: string; note?: string }
+  | { to: 'inventory'; op: 'recordRun'; device: Device; run: string }
+  | { to: 'inventory'; op: 'setStatus'; device: Device; status: DeviceStatus }
+  | { to: 'notes'; op: 'forget'; prefix: string };
+
+export interface Plan {
+  steps: Step[];
+  /** What the pass chose not to do, for the log (e.g. deletions held back). */
+  warnings: string[];
+}
+
+/** How a run's machine reaches HookOS: it already waits there, or Rufio power-cycles it. */
+const BOOT_LABEL = 'fleet.lolwtf.ca/boot';
+const LATE_ACTIONS = new Set(['install', 'next-boot', 'reboot']);
+
+const byName = (objs: KubeObject[]) => new Map(objs.map((o) => [o.metadata.name, o]));
+
+/**
+ * One reconcile pass, pure: the inventory and Tinkerbell's objects in, the minimal ordered writes
+ * out. An unchanged world plans nothing. Objects fleet does not own are never changed or deleted.
+ */
+export function plan(world: World, cfg: ReconcileConfig): Plan {
+  const steps: Step[] = [];
+  const warnings: string[] = [];
+  const hardware = byName(world.hardware);
+  const machines = byName(world.machines);
+  const jobs = byName(world.jobs);
+  const runsOf = new Map<string, WorkflowView[]>();
+  for (const wf of world.workflows.filter(isOwned)) {
+    const v = viewWorkflow(wf);
+    runsOf.set(v.device, [...(runsOf.get(v.device) ?? []), v]);
+  }
+  const ctx = { world, cfg, steps, hardware, machines, jobs };
+  for (const device of world.devices) planDevice(ctx, device, (runsOf.get(device.hostname) ?? []).sort((a, b) => a.created - b.created));
+
+  // Objects of devices the inventory no longer exports. An inventory that suddenly exports none
+  // is far likelier a broken read or filter than a retired fleet: then nothing is deleted.
+  const known = new Set(world.devices.map((d) => d.hostname));
+  const orphans: Array<[Kind, KubeObject]> = [];
+  for (const [kind, list] of [['Workflow', world.workflows], ['Job', world.jobs], ['Machine', world.machines], ['Hardware', world.hardware]] as const) {
+    for (const o of list) if (isOwned(o) && !known.has(o.metadata.labels?.[DEVICE_LABEL] ?? '')) orphans.push([kind, o]);
+  }
+  if (orphans.length && world.devices.length === 0) warnings.push(`the inventory exports no device; ${orphans.length} owned object(s) kept until it does`);
+  else for (const [kind, o] of orphans) steps.push({ to: 'kube', op: 'delete', kind, name: o.metadata.name });
+  return { steps, warnings };
+}
+
+interface Ctx {
+  world: World;
+  cfg: ReconcileConfig;
+  steps: Step[];
+  hardware: Map<string, KubeObject>;
+  machines: Map<string, KubeObject>;
+  jobs: Map<string, KubeObject>;
+}
+
+function journal(ctx: Ctx, device: Device, kind: JournalKind, message: string, note?: string): void {
+  if (note && ctx.world.noted.has(note)) return;
+  ctx.steps.push({ to: 'inventory', op: 'journal', device, kind, message, ...(note ? { note } : {}) });
+}
+
+function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
+  const { world, cfg } = ctx;
+  const host = device.hostname;
+  const live: WorkflowView[] = [];
+  const after: Step[] = []; // inventory writes and journal lines, after the kube writes they describe
+
+  for (const run of runs) {
+    if (!isFinished(run.state)) {
+      const limit = (run.globalTimeout ?? cfg.defaultGlobalTimeoutS) * 1000;
+      if (!run.actions.some((a) => a.started !== null) && world.now > run.created + limit) {
+        // Tinkerbell sets no deadline before the first action: without this the run would wait forever.
+        ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Workflow', name: run.name });
+        if (ctx.jobs.has(run.name) && isOwned(ctx.jobs.get(run.name)!)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Job', name: run.name });
+        journal(
+          { ...ctx, steps: after },
+          device,
+          'warning',
+          `${host}: Workflow ${run.name} never reported its first action within its global timeout (${limit / 1000} s); fleetd deleted it, and no later boot resumes it. The disk may be partly wiped or may still hold the old install; set desired_action to provision`,
+          `wf:${run.name}:abandoned`,
+        );
+        continue;
+      }
+      live.push(run);
+      continue;
+    }
+    outcome({ ...ctx, steps: after }, device, run);
+  }
+
+  let current: { run: WorkflowView; boot: string | undefined } | undefined;
+  const last = live.at(-1);
+  if (last) current = { run: last, boot: world.workflows.find((w) => w.metadata.name === last.name)?.metadata.labels?.[BOOT_LABEL] };
+  if (device.desiredAction) {
+    if (current) {
+      // A run is under way: it is the run asked for (fleetd may have stopped between starting it and recording it).
+      if (device.lastRun !== current.run.name) after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
+    } else {
+      current = startRun(ctx, device, device.desiredAction, after);
+    }
+  } else {
+    forgetWaits(ctx, host, after);
+  }
+
+  // Hardware first: allowPXE must be on before any power cycle sends the machine to netboot.
+  if (device.mac) converge(ctx, device, 'Hardware', desiredHardware(device, cfg.namespace, current !== undefined), after);
+  const machine = desiredMachine(device, cfg.namespace);
+  if (machine) converge(ctx, device, 'Machine', machine, after);
+  else if (ctx.machines.has(host) && isOwned(ctx.machines.get(host)!)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Machine', name: host });
+  if (device.bmcType && device.bmcType !== 'amt') journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, `dev:${host}:bmc:${device.bmcType}`);
+
+  // A run that needs a power cycle gets its Rufio Job (again, if the pass that started it stopped early).
+  if (current?.boot === 'bmc' && machine && !current.run.actions.some((a) => a.started !== null) && !ctx.jobs.has(current.run.name)) {
+    ctx.steps.push({ to: 'kube', op: 'create', kind: 'Job', object: desiredPowerCycle(device, current.run.name, cfg.namespace) });
+  }
+  ctx.steps.push(...after);
+}
+
+/** Once desired_action is gone or a run starts, a later wait is news again. */
+function forgetWaits(ctx: Ctx, host: string, after: Step[]): void {
+  const prefix = `dev:${host}:waits:`;
+  for (const k of ctx.world.noted) {
+    if (k.startsWith(prefix)) return void after.push({ to: 'notes', op: 'forget', prefix });
+  }
+}
+
+/** Starts the run desired_action asks for, or journals once what it waits for. */
+function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run: WorkflowView; boot: string } | undefined {
+  const { world, cfg } = ctx;
+  const host = device.hostname;
+  const cls = device.className ? world.classes.get(device.className) : undefined;
+  const missing: string[] = [];
+  if (!device.mac) missing.push('a MAC (it has not attested)');
+  if (!device.installDisk) missing.push('install_disk');
+  if (!device.installDiskSerial) missing.push('install_disk_serial');
+  if (kind === 'provision' && !cls) missing.push(device.className ? `class ${device.className}'s definition` : 'class');
+  if (missing.length) {
+    journal({ ...ctx, steps: after }, device, 'warning', `${host}: desired_action ${kind} waits: the run waits for ${missing.join(' and ')}`, `dev:${host}:waits:${kind}:${missing.join(',')}`);
+    return undefined;
+  }
+  const unix = Math.floor(world.now / 1000);
+  const wf = desiredWorkflow(device, cls, kind, unix, cfg.namespace, cfg.seedUrl);
+  const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
+  const waiting = world.now - attestedAt <= cfg.hookosWaitS * 1000;
+  const canCycle = desiredMachine(device, cfg.namespace) !== null;
+  const boot = waiting ? 'hookos' : canCycle ? 'bmc' : 'manual';
+  wf.metadata.labels![BOOT_LABEL] = boot;
+  ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
+  after.push({ to: 'inventory', op: 'recordRun', device, run: wf.metadata.name });
+  if (kind === 'retire' && device.status !== 'decommissioning') after.push({ to: 'inventory', op: 'setStatus', device, status: 'decommissioning' });
+  const how = waiting
+    ? ', with the note that the machine attested from HookOS'
+    : canCycle
+      ? '; Rufio power-cycles it into a one-time PXE boot'
+      : '; it has no BMC fleetd drives: power it on by hand so that it netboots';
+  after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${wf.metadata.name}${how}` });
+  forgetWaits(ctx, host, after);
+  return { run: viewWorkflow({ ...wf, metadata: { ...wf.metadata, creationTimestamp: new Date(world.now).toISOString() } }), boot };
+}
+
+/** The journal line of a finished run, once; a retirement's success only once the BMC corroborates it. */
+function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
+  const host = device.hostname;
+  const note = `wf:${run.name}:ended`;
+  if (ctx.world.noted.has(note)) return;
+  if (run.state === 'success') {
+    if (run.kind !== 'retire') return journal(ctx, device, 'success', `${host}: Workflow ${run.name} succeeded`, note);
+    // The agent holds no credential: only the BMC's word that the machine is off confirms the retirement.
+    const power = (ctx.machines.get(host)?.status as { powerState?: string } | undefined)?.powerState;
+    if (power === 'off') {
+      journal(ctx, device, 'success', `${host} is retired: Workflow ${run.name} wiped its disk, and its BMC reports it off`, note);
+      ctx.steps.push({ to: 'inventory', op: 'setStatus', device, status: 'offline' });
+      return;
+    }
+    if (ctx.world.now - (run.endedAt ?? run.created) < ctx.cfg.corroborationS * 1000) return; // the BMC may not have caught up yet
+    return journal(
+      ctx,
+      device,
+      'danger',
+      `${host}: Workflow ${run.name} reported success, but its BMC reports power ${power ?? 'unknown'}: the disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`,
+      note,
+    );
+  }
+  const state = run.state.toUpperCase();
+  if (run.state === 'timeout' && run.current && LATE_ACTIONS.has(run.current) && device.status === 'active') {
+    return journal(ctx, device, 'info', `${host}: Workflow ${run.name} passed its global timeout while ${run.current} was current; the node is active, so it has its install`, note);
+  }
+  const at = run.actions.find((a) => a.name === run.current);
+  const address = device.address ? splitCidr(device.address)?.ip : undefined;
+  const read = address ? `; read journalctl -t hookos HOOKOS_HOST=${address} on spore for the action's last lines` : '';
+  const msg = `${host}: Workflow ${run.name} ended ${state} at ${run.current ?? 'its first action'} (${at?.message || 'no message'})${read}`;
+  if (run.kind === 'retire') {
+    return journal(ctx, device, 'danger', `${msg}. The disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`, note);
+  }
+  journal(ctx, device, 'warning', `${msg}. Fix the cause, then set desired_action to provision`, note);
+}
+
+/** Creates the object when absent, patches fleet's fields when they differ, leaves others' objects alone. */
+function converge(ctx: Ctx, device: Device, kind: 'Hardware' | 'Machine', desired: KubeObject, after: Step[]): void {
+  const actual = (kind === 'Hardware' ? ctx.hardware : ctx.machines).get(desired.metadata.name);
+  if (!actual) return void ctx.steps.push({ to: 'kube', op: 'create', kind, object: desired });
+  if (!isOwned(actual)) {
+    return journal({ ...ctx, steps: after }, device, 'warning', `${device.hostname}: a ${kind} ${desired.metadata.name} that fleetd does not own exists; fleetd leaves it alone`, `dev:${device.hostname}:foreign:${kind}`);
+  }
+  if (holds(actual.spec, desired.spec) && holds(actual.metadata.labels, desired.metadata.labels)) return;
+  ctx.steps.push({
+    to: 'kube',
+    op: 'patch',
+    kind,
+    name: desired.metadata.name,
+    resourceVersion: actual.metadata.resourceVersion ?? '',
+    patch: { metadata: { labels: desired.metadata.labels }, spec: desired.spec },
+  });
+}
