@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { FleetError } from '../shared/errors.js';
 import { AttestationService } from './attest/service.js';
@@ -9,6 +11,12 @@ import { buildServer, listen } from './http/server.js';
 import { INVENTORY_OPTIONS, INVENTORY_USAGE, openInventory } from './inventory/open.js';
 import { openDatabase } from './state/database.js';
 import { LocalStore } from './state/local-store.js';
+import type { Audit } from './audit.js';
+import type { Inventory } from './inventory/inventory.js';
+import { KubeClient } from './kube/client.js';
+import { Controller } from './reconcile/controller.js';
+import { LeaderLease } from './reconcile/lease.js';
+import { Reconciler } from './reconcile/reconciler.js';
 
 export const USAGE = `usage: fleet serve --state DIR (--nodes FILE | --netbox-url URL ...) [options]
   --state DIR         fleetd's own state (SQLite): waiting claims, install code hashes, and the
@@ -17,7 +25,12 @@ ${INVENTORY_USAGE}
   --auto-provision    start a planned worker's provision when it first attests
   --listen HOST:PORT  default 127.0.0.1:8443; anything but loopback needs --cert and --key
   --cert FILE --key FILE  PEM certificate chain and key: serve HTTPS
-  --session-ttl SEC   how long a started attestation may take to finish (default 60)`;
+  --session-ttl SEC   how long a started attestation may take to finish (default 60)
+  --kubeconfig FILE   Tinkerbell's API (client certificate): reconcile Hardware, Machines and Workflows
+  --namespace NS      Tinkerbell's namespace (default tinkerbell)
+  --reconcile-interval SEC  between passes (default 30); an attestation that asks for a run starts one at once
+  --hookos-wait SEC   a machine that attested this recently waits in HookOS: its run needs no power cycle (default 600)
+  --seed-url URL      where a disk-image node fetches its seed (given to provision-image runs)`;
 
 /** `fleet serve`: runs the verifier until SIGTERM or SIGINT. */
 export async function serve(args: string[], onListening: (url: string) => void = (u) => console.error(`fleetd: listening on ${u}`)): Promise<number> {
@@ -31,6 +44,11 @@ export async function serve(args: string[], onListening: (url: string) => void =
       cert: { type: 'string' },
       key: { type: 'string' },
       'session-ttl': { type: 'string', default: '60' },
+      kubeconfig: { type: 'string' },
+      namespace: { type: 'string', default: 'tinkerbell' },
+      'reconcile-interval': { type: 'string', default: '30' },
+      'hookos-wait': { type: 'string', default: '600' },
+      'seed-url': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -45,12 +63,16 @@ export async function serve(args: string[], onListening: (url: string) => void =
 
   const db = openDatabase(o.state);
   const inventory = await openInventory(o, db);
+  const store = new LocalStore(db);
+  const audit = createAudit();
+  const controller = o.kubeconfig ? startReconciler(o, inventory, store, audit) : undefined;
   const service = new AttestationService({
     inventory,
-    store: new LocalStore(db),
-    audit: createAudit(),
+    store,
+    audit,
     sessions: new SessionStore(ttl * 1000),
     autoProvision: o['auto-provision'],
+    ...(controller ? { onRunWanted: () => void controller.trigger() } : {}),
   });
   const tls = o.cert && o.key ? { cert: await readFile(o.cert), key: await readFile(o.key) } : undefined;
   const app = buildServer({ service, ...(tls ? { tls } : {}), logger: { level: 'warn' } });
@@ -60,7 +82,35 @@ export async function serve(args: string[], onListening: (url: string) => void =
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+  await controller?.stop();
   await inventory.close();
   db.close();
   return 0;
+}
+
+function seconds(v: string | undefined, name: string): number {
+  const n = Number(v);
+  if (!(n > 0)) throw new FleetError('usage', `--${name} must be a positive number of seconds`);
+  return n;
+}
+
+/** The reconciler, on its interval, writing only while this fleetd holds the Lease. */
+function startReconciler(
+  o: { kubeconfig?: string | undefined; namespace?: string | undefined; 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined; 'seed-url'?: string | undefined },
+  inventory: Inventory,
+  store: LocalStore,
+  audit: Audit,
+): Controller {
+  const kube = KubeClient.fromFile(o.kubeconfig!, o.namespace ?? 'tinkerbell');
+  const reconciler = new Reconciler(kube, inventory, store, {
+    namespace: kube.namespace,
+    hookosWaitS: seconds(o['hookos-wait'], 'hookos-wait'),
+    defaultGlobalTimeoutS: 3600,
+    corroborationS: 600,
+    ...(o['seed-url'] ? { seedUrl: o['seed-url'] } : {}),
+  });
+  const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`);
+  const controller = new Controller(reconciler, { intervalMs: seconds(o['reconcile-interval'], 'reconcile-interval') * 1000, lease, log: (l) => audit(String(l.event), l) });
+  controller.start();
+  return controller;
 }

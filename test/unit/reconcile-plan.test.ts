@@ -154,7 +154,7 @@ describe('desired_action provision', () => {
       hardwareRef: 'n1',
       hardwareMap: {
         device_1: '52:54:00:12:34:56', node: 'n1', wipe: 'true', install: 'true', power_off: 'false', install_disk: '/dev/nvme0n1', install_disk_serial: 'S4EV',
-        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5',
+        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', image_url: '', image_sha256: '', seed_url: '',
       },
     });
     expect(JSON.stringify(wf)).not.toContain('toggleAllowNetboot');

@@ -20,6 +20,8 @@ export interface AttestationServiceOptions {
   sessions?: SessionStore;
   /** Start a planned worker's provision when it first attests (the lab's intake). */
   autoProvision?: boolean;
+  /** Called when an attestation asked for a run (the reconciler starts it without waiting for its interval). */
+  onRunWanted?: () => void;
   now?: () => Date;
 }
 
@@ -44,6 +46,7 @@ export class AttestationService {
   private readonly store: LocalStore;
   private readonly audit: Audit;
   private readonly autoProvision: boolean;
+  private readonly onRunWanted: () => void;
   private readonly now: () => Date;
 
   constructor(opts: AttestationServiceOptions) {
@@ -52,6 +55,7 @@ export class AttestationService {
     this.audit = opts.audit;
     this.sessions = opts.sessions ?? new SessionStore();
     this.autoProvision = opts.autoProvision ?? false;
+    this.onRunWanted = opts.onRunWanted ?? (() => undefined);
     this.now = opts.now ?? (() => new Date());
   }
 
@@ -167,6 +171,7 @@ export class AttestationService {
       await this.inventory.journal(device, 'info', `${device.hostname} is a planned worker that attested from HookOS: its provision starts`);
     }
     this.audit('attest.install', { ...install, bootId: evidence.report.bootId, issued: true, auto: a.provision.auto });
+    this.onRunWanted();
     return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; its run may start', installCode: code };
   }
 }

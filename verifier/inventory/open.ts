@@ -3,6 +3,7 @@ import { FleetError, errorMessage } from '../../shared/errors.js';
 import { NetBoxClient } from '../netbox/client.js';
 import type { Db } from '../state/database.js';
 import { EmbeddedInventory } from './embedded/embedded.js';
+import { readNodesFile, type NodeClass } from './embedded/nodes-file.js';
 import type { Inventory } from './inventory.js';
 import { NetBoxInventory } from './netbox/netbox-inventory.js';
 
@@ -12,18 +13,21 @@ export const INVENTORY_OPTIONS = {
   'netbox-url': { type: 'string' },
   'netbox-token-file': { type: 'string' },
   'binding-author': { type: 'string' },
+  classes: { type: 'string' },
 } as const;
 
 export const INVENTORY_USAGE = `  --nodes FILE        the embedded inventory: the lab's nodes file (models, classes, nodes)
   --netbox-url URL    or NetBox (https://capsule.<tailnet>)
   --netbox-token-file FILE  its API token (v1, or v2 nbt_...), read from a file so no ps shows it
-  --binding-author USER     the NetBox user whose writes of approved_ek_hash* are trusted (Terraform's)`;
+  --binding-author USER     the NetBox user whose writes of approved_ek_hash* are trusted (Terraform's)
+  --classes FILE      with NetBox: the classes (a nodes file's classes: map), which NetBox names only`;
 
 export interface InventoryChoice {
   nodes?: string | undefined;
   'netbox-url'?: string | undefined;
   'netbox-token-file'?: string | undefined;
   'binding-author'?: string | undefined;
+  classes?: string | undefined;
 }
 
 /** Opens the inventory the options name: exactly one of the embedded file or NetBox. */
@@ -40,5 +44,13 @@ export async function openInventory(o: InventoryChoice, db: Db): Promise<Invento
   }
   const client = new NetBoxClient({ url: o['netbox-url'], token });
   await client.status(); // a wrong URL or token fails here, at start, not at the first boot
-  return new NetBoxInventory(client, o['binding-author'] ? { bindingAuthor: o['binding-author'] } : {});
+  return new NetBoxInventory(client, { ...(o['binding-author'] ? { bindingAuthor: o['binding-author'] } : {}), classes: await readClasses(o.classes) });
+}
+
+/** The class catalogue for NetBox mode: a file with a nodes file's `classes:` map, checked the same way. */
+async function readClasses(path: string | undefined): Promise<Map<string, NodeClass>> {
+  if (!path) return new Map();
+  const { file, problems } = readNodesFile(await readFile(path, 'utf8'), path);
+  if (problems.length) throw new FleetError('nodes-invalid', `${path}: ${problems.map((p) => (p.where ? `${p.where}: ${p.message}` : p.message)).join('; ')}`);
+  return file.classes;
 }

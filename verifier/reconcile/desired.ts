@@ -58,6 +58,12 @@ export function desiredMachine(device: Device, namespace: string): KubeObject | 
 
 export type RunKind = 'provision' | 'retire';
 
+/** The parameters a run gives its Template ({{.key}}). */
+export const HARDWARE_MAP_KEYS = [
+  'device_1', 'node', 'wipe', 'install', 'power_off', 'install_disk', 'install_disk_serial', 'os', 'installer_image', 'image_url', 'image_sha256', 'seed_url',
+] as const;
+export type HardwareMapKey = (typeof HARDWARE_MAP_KEYS)[number];
+
 /** The Template a run uses: disk-image payloads install through provision-image. */
 export function templateFor(kind: RunKind, cls: NodeClass | undefined): string {
   return kind === 'provision' && cls && cls.payload !== 'talos' ? 'provision-image' : 'provision';
@@ -69,7 +75,9 @@ export function templateFor(kind: RunKind, cls: NodeClass | undefined): string {
  */
 export function desiredWorkflow(device: Device, cls: NodeClass | undefined, kind: RunKind, unix: number, namespace: string, seedUrl: string | undefined): KubeObject {
   const name = `${kind}-${device.hostname}-${unix}`;
-  const map: Record<string, string> = {
+  // Every key, empty when unused: Go templates render a missing key as "<no value>".
+  const provision = kind === 'provision' && cls;
+  const map: Record<HardwareMapKey, string> = {
     device_1: device.mac!,
     node: device.hostname,
     wipe: 'true',
@@ -77,14 +85,12 @@ export function desiredWorkflow(device: Device, cls: NodeClass | undefined, kind
     power_off: kind === 'retire' ? 'true' : 'false',
     install_disk: device.installDisk!,
     install_disk_serial: device.installDiskSerial!,
+    os: provision ? cls.payload : '',
+    installer_image: (provision && cls.installerImage) || '',
+    image_url: (provision && cls.imageUrl) || '',
+    image_sha256: (provision && cls.imageSha256) || '',
+    seed_url: (provision && cls.payload !== 'talos' && seedUrl) || '',
   };
-  if (kind === 'provision' && cls) {
-    map.os = cls.payload;
-    if (cls.installerImage) map.installer_image = cls.installerImage;
-    if (cls.imageUrl) map.image_url = cls.imageUrl;
-    if (cls.imageSha256) map.image_sha256 = cls.imageSha256;
-    if (seedUrl) map.seed_url = seedUrl;
-  }
   return {
     apiVersion: apiVersion('Workflow'),
     kind: 'Workflow',

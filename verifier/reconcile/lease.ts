@@ -1,0 +1,54 @@
+import { V1MicroTime } from '@kubernetes/client-node';
+import { KubeError, type Kube } from '../kube/client.js';
+
+/**
+ * Leader election on a coordination.k8s.io/v1 Lease, so two fleetd instances never both write:
+ * the holder renews it every pass; another takes it over only after it expired. Every write is
+ * conditional on the resourceVersion read, so two that race cannot both win.
+ */
+export class LeaderLease {
+  constructor(
+    private readonly kube: Kube,
+    readonly identity: string,
+    readonly name = 'fleetd',
+    readonly durationS = 60,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** True when this instance holds the lease now (acquired or renewed); false when another does. */
+  async hold(): Promise<boolean> {
+    const now = new V1MicroTime(this.now());
+    const lease = await this.kube.readLease(this.name);
+    try {
+      if (!lease) {
+        await this.kube.createLease({
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.name, namespace: this.kube.namespace },
+          spec: { holderIdentity: this.identity, leaseDurationSeconds: this.durationS, acquireTime: now, renewTime: now, leaseTransitions: 0 },
+        });
+        return true;
+      }
+      const spec = lease.spec ?? {};
+      const renewed = spec.renewTime ? new Date(spec.renewTime).getTime() : 0;
+      const expired = renewed + (spec.leaseDurationSeconds ?? this.durationS) * 1000 < this.now();
+      const mine = spec.holderIdentity === this.identity;
+      if (!mine && !expired) return false;
+      await this.kube.replaceLease({
+        ...lease,
+        spec: {
+          ...spec,
+          holderIdentity: this.identity,
+          leaseDurationSeconds: this.durationS,
+          renewTime: now,
+          ...(mine ? {} : { acquireTime: now, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 }),
+        },
+      });
+      return true;
+    } catch (err) {
+      // Another instance wrote the lease between our read and our write: it holds it.
+      if (err instanceof KubeError && (err.code === 'kube-conflict' || err.code === 'kube-exists')) return false;
+      throw err;
+    }
+  }
+}
