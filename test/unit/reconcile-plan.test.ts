@@ -202,6 +202,9 @@ describe('desired_action provision', () => {
     const p = plan(w, cfg);
     expect(kube(p.steps)).toEqual([]);
     expect(invOps(p.steps)).toEqual([`recordRun ${wf.metadata.name}`]);
+    expect(journals(p.steps)).toEqual([`info: n1: started Workflow ${wf.metadata.name}; Rufio power-cycles it into a one-time PXE boot`]);
+    // Once recorded, it is simply the run under way.
+    expect(plan({ ...w, devices: [{ ...d, desiredAction: undefined, lastRun: wf.metadata.name }] }, cfg).steps).toEqual([]);
   });
 
   it('a started run whose power cycle was never created gets its Job', () => {

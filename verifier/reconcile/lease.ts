@@ -34,14 +34,18 @@ export class LeaderLease {
       const expired = renewed + (spec.leaseDurationSeconds ?? this.durationS) * 1000 < this.now();
       const mine = spec.holderIdentity === this.identity;
       if (!mine && !expired) return false;
+      // Times come back as strings; the API takes only six-digit MicroTimes, so they are rebuilt.
+      const acquired = mine && spec.acquireTime ? new V1MicroTime(new Date(spec.acquireTime).getTime()) : now;
       await this.kube.replaceLease({
-        ...lease,
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: this.name, namespace: this.kube.namespace, resourceVersion: lease.metadata?.resourceVersion },
         spec: {
-          ...spec,
           holderIdentity: this.identity,
           leaseDurationSeconds: this.durationS,
+          acquireTime: acquired,
           renewTime: now,
-          ...(mine ? {} : { acquireTime: now, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 }),
+          leaseTransitions: (spec.leaseTransitions ?? 0) + (mine ? 0 : 1),
         },
       });
       return true;

@@ -44,8 +44,14 @@ export interface Plan {
   warnings: string[];
 }
 
-/** How a run's machine reaches HookOS: it already waits there, or Rufio power-cycles it. */
+/** How a run's machine reaches HookOS: it already waits there, Rufio power-cycles it, or a person does. */
 const BOOT_LABEL = 'fleet.lolwtf.ca/boot';
+type Boot = 'hookos' | 'bmc' | 'manual';
+const HOW: Record<Boot, string> = {
+  hookos: ', with the note that the machine attested from HookOS',
+  bmc: '; Rufio power-cycles it into a one-time PXE boot',
+  manual: '; it has no BMC fleetd drives: power it on by hand so that it netboots',
+};
 const LATE_ACTIONS = new Set(['install', 'next-boot', 'reboot']);
 
 const byName = (objs: KubeObject[]) => new Map(objs.map((o) => [o.metadata.name, o]));
@@ -127,8 +133,12 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   if (last) current = { run: last, boot: world.workflows.find((w) => w.metadata.name === last.name)?.metadata.labels?.[BOOT_LABEL] };
   if (device.desiredAction) {
     if (current) {
-      // A run is under way: it is the run asked for (fleetd may have stopped between starting it and recording it).
-      if (device.lastRun !== current.run.name) after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
+      // A run is under way: it is the run asked for. Unrecorded, it is one fleetd started and then
+      // stopped before recording: record and journal it now, as that pass would have.
+      if (device.lastRun !== current.run.name) {
+        after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
+        after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${current.run.name}${HOW[current.boot as Boot] ?? ''}` });
+      }
     } else {
       current = startRun(ctx, device, device.desiredAction, after);
     }
@@ -177,17 +187,12 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run
   const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
   const waiting = world.now - attestedAt <= cfg.hookosWaitS * 1000;
   const canCycle = desiredMachine(device, cfg.namespace) !== null;
-  const boot = waiting ? 'hookos' : canCycle ? 'bmc' : 'manual';
+  const boot: Boot = waiting ? 'hookos' : canCycle ? 'bmc' : 'manual';
   wf.metadata.labels![BOOT_LABEL] = boot;
   ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
   after.push({ to: 'inventory', op: 'recordRun', device, run: wf.metadata.name });
   if (kind === 'retire' && device.status !== 'decommissioning') after.push({ to: 'inventory', op: 'setStatus', device, status: 'decommissioning' });
-  const how = waiting
-    ? ', with the note that the machine attested from HookOS'
-    : canCycle
-      ? '; Rufio power-cycles it into a one-time PXE boot'
-      : '; it has no BMC fleetd drives: power it on by hand so that it netboots';
-  after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${wf.metadata.name}${how}` });
+  after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${wf.metadata.name}${HOW[boot]}` });
   forgetWaits(ctx, host, after);
   return { run: viewWorkflow({ ...wf, metadata: { ...wf.metadata, creationTimestamp: new Date(world.now).toISOString() } }), boot };
 }

@@ -1,0 +1,81 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { Device } from '../../verifier/inventory/device.js';
+import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
+import { KubeClient } from '../../verifier/kube/client.js';
+import type { ReconcileConfig } from '../../verifier/reconcile/plan.js';
+import { Reconciler } from '../../verifier/reconcile/reconciler.js';
+import { openDatabase, type Db } from '../../verifier/state/database.js';
+import { LocalStore } from '../../verifier/state/local-store.js';
+import { FakeKube } from '../kube/fake-kube.js';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
+
+export const NS = 'tinkerbell';
+
+/** A node-1 with every field a run needs; `over` changes fields (null removes one). */
+export function nodeEntry(over: Record<string, unknown> = {}): Record<string, unknown> {
+  const e: Record<string, unknown> = {
+    model: 'm720q', serial: 'SN1', class: 'worker', switch_port: 'Port 5', address: '10.0.1.11/24', bmc_type: 'amt', disk: '/dev/nvme0n1', disk_serial: 'S4EV1',
+  };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) delete e[k];
+    else e[k] = v;
+  }
+  return e;
+}
+
+export interface Harness {
+  fake: FakeKube;
+  kube: KubeClient;
+  inventory: EmbeddedInventory;
+  store: LocalStore;
+  db: Db;
+  reconciler: Reconciler;
+  /** The test's clock, in ms. */
+  now: { t: number };
+  config: ReconcileConfig;
+  writeNodes(nodes: Record<string, Record<string, unknown>>): Promise<void>;
+  device(name?: string): Promise<Device>;
+  /** Plays the agent: the device attested `agoMs` ago from this MAC. */
+  attested(name: string, agoMs: number, mac?: string): Promise<void>;
+  journal(name?: string): Promise<string[]>;
+  /** Write requests the API server saw, by verb and resource, since `since` requests. */
+  writes(since?: number): string[];
+  close(): Promise<void>;
+}
+
+export async function harness(nodes: Record<string, Record<string, unknown>> = { 'node-1': nodeEntry() }): Promise<Harness> {
+  const fake = await FakeKube.start();
+  const kube = KubeClient.fromFile(fake.kubeconfigPath, NS);
+  const dir = await mkdtemp(join(tmpdir(), 'fleet-reconcile-'));
+  const nodesPath = join(dir, 'nodes.yaml');
+  const writeNodes = (n: Record<string, Record<string, unknown>>) => writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: n }));
+  await writeNodes(nodes);
+  const db = openDatabase(join(dir, 'state'));
+  const inventory = new EmbeddedInventory(nodesPath, db);
+  const store = new LocalStore(db);
+  // The API server stamps creationTimestamp with its own clock; the test's clock starts there too.
+  const now = { t: Math.floor(Date.now() / 1000) * 1000 };
+  const config: ReconcileConfig = { namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600 };
+  const reconciler = new Reconciler(kube, inventory, store, config, () => new Date(now.t));
+  const device = async (name = 'node-1') => (await inventory.deviceByName(name))!;
+  return {
+    fake, kube, inventory, store, db, reconciler, now, config, writeNodes, device,
+    async attested(name, agoMs, mac = '52:54:00:12:34:56') {
+      await inventory.recordAttested(await device(name), { at: new Date(now.t - agoMs).toISOString(), mac, bootId: 'b', eks: {}, secureBoot: true, switchPort: 'Port 5' });
+    },
+    async journal(name = 'node-1') {
+      return (await inventory.journalOf(await device(name))).map((j) => `${j.kind}: ${j.message}`);
+    },
+    writes(since = 0) {
+      return fake.requests.slice(since).filter((r) => !['get', 'list', 'watch'].includes(r.verb)).map((r) => `${r.verb} ${r.resource}${r.name ? ` ${r.name}` : ''}`);
+    },
+    async close() {
+      db.close();
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,247 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { KubeError } from '../../verifier/kube/client.js';
+import { LeaderLease } from '../../verifier/reconcile/lease.js';
+import { harness, nodeEntry, NS, type Harness } from './harness.js';
+
+/**
+ * The reconciler through @kubernetes/client-node 1.4 against the fake API server over mutual TLS,
+ * with the embedded inventory in SQLite: each rule, each journal line, and what it writes.
+ */
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const TB = 'tinkerbell.org';
+const BMC = 'bmc.tinkerbell.org';
+type Obj = { metadata: { name: string; labels?: Record<string, string> }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+const objs = (x: Harness, group: string, plural: string) => x.fake.objects(group, plural, NS) as unknown as Obj[];
+const allowPXE = (x: Harness) => (objs(x, TB, 'hardware')[0]!.spec!.interfaces as Array<{ netboot: { allowPXE: boolean } }>)[0]!.netboot.allowPXE;
+
+/** Plays Tinkerbell writing a Workflow's status. */
+function tinkerbell(x: Harness, name: string, status: Record<string, unknown>) {
+  const wf = objs(x, TB, 'workflows').find((w) => w.metadata.name === name)!;
+  x.fake.put({ ...(wf as object), status } as never);
+}
+
+describe('steady state', () => {
+  it('the first pass creates each device\'s Hardware and Machine; a second pass over an unchanged world writes nothing', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    const first = await h.reconciler.pass();
+    expect(first).toMatchObject({ writes: 2 });
+    expect(h.writes()).toEqual(['create hardware', 'create machines']);
+    const before = h.fake.requests.length;
+    const second = await h.reconciler.pass();
+    expect(second).toEqual({ writes: 0, planned: 0, warnings: [] });
+    expect(h.writes(before)).toEqual([]);
+    expect(objs(h, BMC, 'machines')[0]!.spec).toMatchObject({ connection: { host: '10.0.1.11', port: 16992, authSecretRef: { name: 'bmc-amt' } } });
+    expect(allowPXE(h)).toBe(false);
+  });
+
+  it('a device the inventory stops exporting loses its owned objects; objects fleetd does not own stay', async () => {
+    h = await harness({ 'node-1': nodeEntry(), 'node-2': nodeEntry({ serial: 'SN2', address: '10.0.1.12/24', switch_port: 'Port 6', disk_serial: 'S4EV2' }) });
+    await h.attested('node-1', 3_600_000);
+    await h.attested('node-2', 3_600_000, '52:54:00:00:00:02');
+    await h.reconciler.pass();
+    await h.kube.create('Hardware', { apiVersion: `${TB}/v1alpha1`, kind: 'Hardware', metadata: { name: 'hand-made', namespace: NS }, spec: {} });
+    await h.writeNodes({ 'node-1': nodeEntry() });
+    const before = h.fake.requests.length;
+    await h.reconciler.pass();
+    expect(h.writes(before).sort()).toEqual(['delete hardware node-2', 'delete machines node-2']);
+    expect(objs(h, TB, 'hardware').map((o) => o.metadata.name).sort()).toEqual(['hand-made', 'node-1']);
+  });
+});
+
+describe('desired_action provision', () => {
+  it('starts the run: Workflow, allowPXE on, a Rufio power cycle; clears desired_action and journals it; then its success turns allowPXE off', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.reconciler.pass();
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    const before = h.fake.requests.length;
+    await h.reconciler.pass();
+    const name = `provision-node-1-${h.now.t / 1000}`;
+    expect(h.writes(before)).toEqual(['create workflows', 'patch hardware node-1', 'create jobs']);
+    expect(allowPXE(h)).toBe(true);
+    expect(objs(h, BMC, 'jobs')[0]).toMatchObject({ metadata: { name }, spec: { machineRef: { name: 'node-1' }, tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }] } });
+    const d = await h.device();
+    expect(d.desiredAction).toBeUndefined();
+    expect(d.lastRun).toBe(name);
+    expect(await h.journal()).toEqual([`info: node-1: started Workflow ${name}; Rufio power-cycles it into a one-time PXE boot`]);
+
+    h.now.t += 600_000;
+    tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStart: new Date(h.now.t - 500_000).toISOString() }] }] });
+    await h.reconciler.pass();
+    expect(allowPXE(h)).toBe(false);
+    expect((await h.journal()).at(-1)).toBe(`success: node-1: Workflow ${name} succeeded`);
+    const again = h.fake.requests.length;
+    await h.reconciler.pass();
+    expect(h.writes(again)).toEqual([]);
+    expect(await h.journal()).toHaveLength(2);
+  });
+
+  it('a machine that just attested from HookOS starts without a power cycle', async () => {
+    h = await harness();
+    await h.attested('node-1', 60_000);
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    await h.reconciler.pass();
+    expect(objs(h, BMC, 'jobs')).toEqual([]);
+    expect(await h.journal()).toEqual([`info: node-1: started Workflow provision-node-1-${h.now.t / 1000}, with the note that the machine attested from HookOS`]);
+  });
+
+  it('a device that lacks install_disk_serial waits; the journal says so once', async () => {
+    h = await harness({ 'node-1': nodeEntry({ disk_serial: null }) });
+    await h.attested('node-1', 3_600_000);
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    await h.reconciler.pass();
+    await h.reconciler.pass();
+    expect(await h.journal()).toEqual(['warning: node-1: desired_action provision waits: the run waits for install_disk_serial']);
+    expect(objs(h, TB, 'workflows')).toEqual([]);
+    expect((await h.device()).desiredAction).toBe('provision');
+  });
+
+  it('a run that ended FAILED names its action and message once; TIMEOUT during install on an active node is only noted', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    await h.reconciler.pass();
+    const name = (await h.device()).lastRun!;
+    tinkerbell(h, name, { state: 'FAILED', currentState: { actionName: 'install' }, tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS' }, { name: 'install', state: 'FAILED', message: 'action completed' }] }] });
+    await h.reconciler.pass();
+    await h.reconciler.pass();
+    expect((await h.journal()).slice(1)).toEqual([
+      `warning: node-1: Workflow ${name} ended FAILED at install (action completed); read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`,
+    ]);
+
+    h.now.t += 60_000;
+    h.db.prepare("UPDATE device_state SET status = 'active' WHERE hostname = 'node-1'").run();
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    await h.reconciler.pass();
+    const second = (await h.device()).lastRun!;
+    tinkerbell(h, second, { state: 'STATE_TIMEOUT', tasks: [{ actions: [{ name: 'wipe-disk', status: 'STATE_SUCCESS' }, { name: 'install', status: 'STATE_RUNNING', startedAt: new Date(h.now.t).toISOString() }] }] });
+    await h.reconciler.pass();
+    expect((await h.journal()).at(-1)).toBe(`info: node-1: Workflow ${second} passed its global timeout while install was current; the node is active, so it has its install`);
+  });
+
+  it('a run that never reported its first action within its global timeout is deleted, with its Job, and journaled', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    await h.reconciler.pass();
+    const name = (await h.device()).lastRun!;
+    h.now.t += 3_700_000;
+    const before = h.fake.requests.length;
+    await h.reconciler.pass();
+    expect(h.writes(before)).toEqual([`delete workflows ${name}`, `delete jobs ${name}`, 'patch hardware node-1']);
+    expect((await h.journal()).at(-1)).toMatch(new RegExp(`^warning: node-1: Workflow ${name} never reported its first action within its global timeout \\(3600 s\\); fleetd deleted it, and no later boot resumes it`));
+    expect(allowPXE(h)).toBe(false);
+  });
+});
+
+describe('desired_action retire', () => {
+  async function retired(power: string) {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.reconciler.pass();
+    await h.inventory.setDesiredAction(await h.device(), 'retire');
+    await h.reconciler.pass();
+    const name = (await h.device()).lastRun!;
+    expect(name).toMatch(/^retire-node-1-/);
+    expect((await h.device()).status).toBe('decommissioning');
+    h.now.t += 1_200_000;
+    tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStop: new Date(h.now.t - 900_000).toISOString() }] }] });
+    const m = objs(h, BMC, 'machines')[0]!;
+    h.fake.put({ ...(m as object), status: { powerState: power } } as never);
+    await h.reconciler.pass();
+    return { name, x: h };
+  }
+
+  it('a wipe the BMC corroborates (power off) retires the device', async () => {
+    const { name, x } = await retired('off');
+    expect((await x.journal()).at(-1)).toBe(`success: node-1 is retired: Workflow ${name} wiped its disk, and its BMC reports it off`);
+    expect((await x.device()).status).toBe('offline');
+  });
+
+  it('a success the BMC contradicts is a danger line, and the device stays decommissioning', async () => {
+    const { name, x } = await retired('on');
+    expect((await x.journal()).at(-1)).toMatch(new RegExp(`^danger: node-1: Workflow ${name} reported success, but its BMC reports power on: the disk may not be wiped`));
+    expect((await x.device()).status).toBe('decommissioning');
+  });
+});
+
+describe('controller hygiene', () => {
+  it('a conflict (someone else changed the object) re-reads and re-plans, and the pass completes', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.reconciler.pass();
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    h.fake.conflictNext(1, { resource: 'hardware' });
+    const r = await h.reconciler.pass();
+    expect(r.error).toBeUndefined();
+    expect(objs(h, TB, 'workflows')).toHaveLength(1);
+    expect(objs(h, BMC, 'jobs')).toHaveLength(1);
+    expect(allowPXE(h)).toBe(true);
+    expect(await h.journal()).toHaveLength(1);
+  });
+
+  it('an API server that does not answer stops the pass before any write, and the inventory is untouched', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    h.fake.failNext(1, { status: 503, verb: 'list', resource: 'workflows' });
+    const r = await h.reconciler.pass();
+    expect(r.error).toMatch(/^read: list workflows/);
+    expect(h.writes()).toEqual([]);
+    expect((await h.device()).desiredAction).toBe('provision');
+    expect(await h.journal()).toEqual([]);
+    expect((await h.reconciler.pass()).error).toBeUndefined();
+  });
+
+  it('an error mid-pass leaves a state the next pass finishes without duplicating the run', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.reconciler.pass();
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    h.fake.failNext(1, { status: 500, verb: 'create', resource: 'jobs' });
+    expect((await h.reconciler.pass()).error).toMatch(/create Job/);
+    expect(objs(h, TB, 'workflows')).toHaveLength(1);
+    expect((await h.device()).desiredAction).toBe('provision');
+    await h.reconciler.pass();
+    expect(objs(h, TB, 'workflows')).toHaveLength(1);
+    expect(objs(h, BMC, 'jobs')).toHaveLength(1);
+    expect((await h.device()).desiredAction).toBeUndefined();
+  });
+
+  it('leader election: one holder at a time; another takes over only after the lease expired', async () => {
+    h = await harness();
+    const clock = { t: Date.now() };
+    const a = new LeaderLease(h.kube, 'fleetd-a', 'fleetd', 30, () => clock.t);
+    const b = new LeaderLease(h.kube, 'fleetd-b', 'fleetd', 30, () => clock.t);
+    expect(await a.hold()).toBe(true);
+    expect(await b.hold()).toBe(false);
+    clock.t += 10_000;
+    expect(await a.hold()).toBe(true);
+    clock.t += 31_000;
+    expect(await b.hold()).toBe(true);
+    expect(await a.hold()).toBe(false);
+    const lease = await h.kube.readLease('fleetd');
+    expect(lease?.spec).toMatchObject({ holderIdentity: 'fleetd-b', leaseTransitions: 1 });
+  });
+
+  it('a lease write another instance raced is lost, not an error', async () => {
+    h = await harness();
+    const a = new LeaderLease(h.kube, 'fleetd-a');
+    expect(await a.hold()).toBe(true);
+    h.fake.conflictNext(1, { resource: 'leases' });
+    expect(await a.hold()).toBe(false);
+    expect(await a.hold()).toBe(true);
+  });
+
+  it('a refused client certificate is a typed error', async () => {
+    h = await harness();
+    h.fake.failNext(1, { status: 403, verb: 'list', resource: 'hardware' });
+    await expect(h.kube.list('Hardware')).rejects.toBeInstanceOf(KubeError);
+  });
+});
