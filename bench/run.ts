@@ -20,6 +20,7 @@ export interface Suite {
 const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   attest: () => import('./attest.js'),
   eventlog: () => import('./eventlog.js'),
+  reconcile: () => import('./reconcile.js'),
 };
 
 async function main(): Promise<void> {
