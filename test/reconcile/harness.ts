@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import type { Device } from '../../verifier/inventory/device.js';
 import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
 import { KubeClient } from '../../verifier/kube/client.js';
@@ -60,6 +60,8 @@ export async function harness(nodes: Record<string, Record<string, unknown>> = {
   const now = { t: Math.floor(Date.now() / 1000) * 1000 };
   const config: ReconcileConfig = { namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600 };
   const reconciler = new Reconciler(kube, inventory, store, config, () => new Date(now.t));
+  // Flux has applied the Templates, as in the lab.
+  for (const file of ['provision.yaml', 'provision-image.yaml']) fake.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as never);
   const device = async (name = 'node-1') => (await inventory.deviceByName(name))!;
   return {
     fake, kube, inventory, store, db, reconciler, now, config, writeNodes, device,

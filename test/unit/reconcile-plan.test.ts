@@ -43,6 +43,7 @@ function steady(d: Device, extra: Partial<World> = {}): World {
     machines: desiredMachine(d, NS) ? [stamp(desiredMachine(d, NS)!)] : [],
     workflows: [],
     jobs: [],
+    templates: new Set(['provision', 'provision-image']),
     noted: new Set(),
     ...extra,
   };
@@ -178,6 +179,12 @@ describe('desired_action provision', () => {
     const p = plan(steady(device({ desiredAction: 'provision', className: 'nixos' })), { ...cfg, seedUrl: 'https://spore/seed' });
     const wf = (p.steps[0] as { object: KubeObject }).object;
     expect(wf.spec).toMatchObject({ templateRef: 'provision-image', hardwareMap: { os: 'nixos-image', image_url: 'https://img/nixos.img', image_sha256: 'c'.repeat(64), seed_url: 'https://spore/seed' } });
+  });
+
+  it('a run whose Template Tinkerbell does not hold yet waits for it', () => {
+    const p = plan({ ...steady(device({ desiredAction: 'provision', className: 'nixos' })), templates: new Set(['provision']) }, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(journals(p.steps)).toEqual(['warning: n1: desired_action provision waits: the run waits for the Template provision-image in Tinkerbell']);
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import type { Device, DeviceStatus, JournalKind } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
-import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, type RunKind } from './desired.js';
+import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, templateFor, type RunKind } from './desired.js';
 import { DEVICE_LABEL, isOwned, type Kind, type KubeObject } from './objects.js';
 import { isFinished, viewWorkflow, type WorkflowView } from './workflow-view.js';
 
@@ -25,6 +25,8 @@ export interface World {
   machines: KubeObject[];
   workflows: KubeObject[];
   jobs: KubeObject[];
+  /** The Templates Tinkerbell holds, by name (Flux applies them; a run waits for its own). */
+  templates: Set<string>;
   /** Journal lines already written once, by key. */
   noted: Set<string>;
 }
@@ -178,6 +180,8 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run
   if (!device.installDisk) missing.push('install_disk');
   if (!device.installDiskSerial) missing.push('install_disk_serial');
   if (kind === 'provision' && !cls) missing.push(device.className ? `class ${device.className}'s definition` : 'class');
+  const template = templateFor(kind, cls);
+  if (!world.templates.has(template)) missing.push(`the Template ${template} in Tinkerbell`);
   if (missing.length) {
     journal({ ...ctx, steps: after }, device, 'warning', `${host}: desired_action ${kind} waits: the run waits for ${missing.join(' and ')}`, `dev:${host}:waits:${kind}:${missing.join(',')}`);
     return undefined;

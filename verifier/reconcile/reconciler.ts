@@ -31,7 +31,7 @@ export class Reconciler {
   ) {}
 
   async read(): Promise<World> {
-    const [devices, classes, hardware, machines, workflows, jobs] = await Promise.all([
+    const [devices, classes, hardware, machines, workflows, jobs, templates] = await Promise.all([
       this.inventory.listDevices(),
       this.inventory.classes(),
       // Hardware and Machines unfiltered: a same-named object fleetd does not own must be seen, and left alone.
@@ -39,8 +39,19 @@ export class Reconciler {
       this.kube.list('Machine'),
       this.kube.list('Workflow'),
       this.kube.list('Job'),
+      this.kube.list('Template'),
     ]);
-    return { now: this.now().getTime(), devices, classes, hardware, machines, workflows, jobs, noted: this.store.noted() };
+    return {
+      now: this.now().getTime(),
+      devices,
+      classes,
+      hardware,
+      machines,
+      workflows,
+      jobs,
+      templates: new Set(templates.map((t) => t.metadata.name)),
+      noted: this.store.noted(),
+    };
   }
 
   async pass(): Promise<PassResult> {
