@@ -214,6 +214,20 @@ describe('desired_action provision', () => {
     expect(plan({ ...w, devices: [{ ...d, desiredAction: undefined, lastRun: wf.metadata.name }] }, cfg).steps).toEqual([]);
   });
 
+  it('a request of another kind during a run waits for it to end; it is not dropped', () => {
+    const d = device({ desiredAction: 'retire' });
+    const wf = run(d, 'provision', 30_000, { state: 'RUNNING', tasks: [{ actions: [action('wipe-disk', 'RUNNING', 10_000)] }] });
+    const w = { ...steady(d), workflows: [wf], hardware: [stamp(desiredHardware(d, NS, true))] };
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(invOps(p.steps)).toEqual([]);
+    expect(journals(p.steps)).toEqual([`info: n1: desired_action retire waits for Workflow ${wf.metadata.name} to end`]);
+    // Once it ended, the retirement starts.
+    const ended = { ...wf, status: { state: 'SUCCESS' } };
+    const later = plan({ ...w, workflows: [ended], noted: new Set([`wf:${wf.metadata.name}:ended`]) }, cfg);
+    expect(kube(later.steps)[0]).toBe(`create Workflow retire-n1-${NOW / 1000}`);
+  });
+
   it('a started run whose power cycle was never created gets its Job', () => {
     const d = device();
     const wf = run(d, 'provision', 30_000, {});

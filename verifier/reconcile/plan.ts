@@ -134,7 +134,10 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   const last = live.at(-1);
   if (last) current = { run: last, boot: world.workflows.find((w) => w.metadata.name === last.name)?.metadata.labels?.[BOOT_LABEL] };
   if (device.desiredAction) {
-    if (current) {
+    if (current && current.run.kind !== device.desiredAction) {
+      // Another kind of run is under way: the new request waits for it to end, it is not dropped.
+      journal({ ...ctx, steps: after }, device, 'info', `${host}: desired_action ${device.desiredAction} waits for Workflow ${current.run.name} to end`, `dev:${host}:waits:run:${current.run.name}`);
+    } else if (current) {
       // A run is under way: it is the run asked for. Unrecorded, it is one fleetd started and then
       // stopped before recording: record and journal it now, as that pass would have.
       if (device.lastRun !== current.run.name) {
