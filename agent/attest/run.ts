@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage } from '../../shared/errors.js';
 import type { Tpm } from '../../shared/tpm/client.js';
 import { RETRYABLE_VERDICTS, type Verdict } from '../../shared/wire/verdicts.js';
+import { dirname } from 'node:path';
+import { writeAttestedMarker } from '../../shared/worker/marker.js';
 import { removeInstallCode, writeInstallCode } from '../install-code.js';
 import { attestOnce, type BootFacts } from './attest-once.js';
 import type { ClientOptions } from './verifier-client.js';
@@ -38,6 +40,7 @@ export async function runAttestation(run: AttestRun): Promise<AttestOutcome> {
     try {
       const answer = await attestOnce(run.tpm, run.client, run.boot);
       if (answer.verdict === 'attested') {
+        await writeAttestedMarker(dirname(run.installCodePath), { bootId: run.boot.bootId, at: new Date().toISOString() });
         run.say('attest: PASSED');
         if (!answer.installCode) return { kind: 'passed', installCode: false };
         await writeInstallCode(run.installCodePath, answer.installCode);

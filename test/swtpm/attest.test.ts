@@ -1,6 +1,7 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { readAttestedMarker } from '../../shared/worker/marker.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildReport, finishRequest, startRequest } from '../../agent/attest/attest-once.js';
 import { runAttestation } from '../../agent/attest/run.js';
@@ -128,6 +129,7 @@ describe('admission on a real TPM (swtpm)', () => {
     const code = await readFile(rig.installCodePath, 'utf8');
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await stat(rig.installCodePath)).mode & 0o777).toBe(0o600);
+    expect(await readAttestedMarker(dirname(rig.installCodePath))).toEqual({ bootId: rig.boot.bootId, at: expect.any(String) });
     expect(rig.store.installCode('node-1')?.sha256).toBe(installCodeHash(code));
     rig.db.pragma('wal_checkpoint(TRUNCATE)');
     for (const f of await readdir(rig.stateDir)) expect((await readFile(join(rig.stateDir, f))).includes(code)).toBe(false);
@@ -207,6 +209,7 @@ describe('admission on a real TPM (swtpm)', () => {
     await node(rig, { approved_ek_rsa2048: (await hashesOf('b')).rsa2048 });
     expect((await attest(rig)).outcome).toEqual({ kind: 'failed', verdict: 'ek-hash-mismatch' });
     expect(await exists(rig.installCodePath)).toBe(false);
+    expect(await readAttestedMarker(dirname(rig.installCodePath))).toBeNull();
   });
 });
 
