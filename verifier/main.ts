@@ -30,7 +30,8 @@ ${INVENTORY_USAGE}
   --namespace NS      Tinkerbell's namespace (default tinkerbell)
   --reconcile-interval SEC  between passes (default 30); an attestation that asks for a run starts one at once
   --hookos-wait SEC   a machine that attested this recently waits in HookOS: its run needs no power cycle (default 600)
-  --seed-url URL      where a disk-image node fetches its seed (given to provision-image runs)`;
+  --seed-url URL      where a disk-image node fetches its seed (given to provision-image runs)
+  --config-url URL    where an installed Talos node fetches its config: talos.config=<URL>/<code>`;
 
 /** `fleet serve`: runs the verifier until SIGTERM or SIGINT. */
 export async function serve(args: string[], onListening: (url: string) => void = (u) => console.error(`fleetd: listening on ${u}`)): Promise<number> {
@@ -49,6 +50,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
       'reconcile-interval': { type: 'string', default: '30' },
       'hookos-wait': { type: 'string', default: '600' },
       'seed-url': { type: 'string' },
+      'config-url': { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -96,7 +98,7 @@ function seconds(v: string | undefined, name: string): number {
 
 /** The reconciler, on its interval, writing only while this fleetd holds the Lease. */
 function startReconciler(
-  o: { kubeconfig?: string | undefined; namespace?: string | undefined; 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined; 'seed-url'?: string | undefined },
+  o: { kubeconfig?: string | undefined; namespace?: string | undefined; 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined; 'seed-url'?: string | undefined; 'config-url'?: string | undefined },
   inventory: Inventory,
   store: LocalStore,
   audit: Audit,
@@ -108,6 +110,7 @@ function startReconciler(
     defaultGlobalTimeoutS: 3600,
     corroborationS: 600,
     ...(o['seed-url'] ? { seedUrl: o['seed-url'] } : {}),
+    ...(o['config-url'] ? { configUrl: o['config-url'] } : {}),
   });
   const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`);
   const controller = new Controller(reconciler, { intervalMs: seconds(o['reconcile-interval'], 'reconcile-interval') * 1000, lease, log: (l) => audit(String(l.event), l) });

@@ -5,7 +5,7 @@
  */
 export const ACTIONS = {
   'wipe-disk': ['WIPE', 'INSTALL_DISK', 'INSTALL_DISK_SERIAL', 'INSTALLER_IMAGE', 'IMAGE_URL'],
-  install: ['INSTALL', 'INSTALL_DISK', 'INSTALLER_IMAGE'],
+  install: ['INSTALL', 'INSTALL_DISK', 'INSTALLER_IMAGE', 'CONFIG_URL'],
   'image-to-disk': ['OS', 'INSTALL_DISK', 'IMAGE_URL', 'IMAGE_SHA256', 'SEED_URL', 'NODE'],
   'next-boot': ['OS', 'INSTALL_DISK'],
   reboot: ['POWER_OFF'],

@@ -55,7 +55,7 @@ const invOps = (steps: Step[]) => steps.flatMap((s) => (s.to === 'inventory' && 
 
 /** A Workflow with a status as Tinkerbell writes it, in either spelling. */
 function run(d: Device, kind: 'provision' | 'retire', createdAgo: number, status: Record<string, unknown>, boot = 'bmc'): KubeObject {
-  const wf = desiredWorkflow(d, classes.get('worker'), kind, Math.floor((NOW - createdAgo) / 1000), NS, undefined);
+  const wf = desiredWorkflow(d, classes.get('worker'), kind, Math.floor((NOW - createdAgo) / 1000), NS, {});
   wf.metadata.labels!['fleet.lolwtf.ca/boot'] = boot;
   return { ...stamp(wf, '9', NOW - createdAgo), status };
 }
@@ -155,7 +155,7 @@ describe('desired_action provision', () => {
       hardwareRef: 'n1',
       hardwareMap: {
         device_1: '52:54:00:12:34:56', node: 'n1', wipe: 'true', install: 'true', power_off: 'false', install_disk: '/dev/nvme0n1', install_disk_serial: 'S4EV',
-        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', image_url: '', image_sha256: '', seed_url: '',
+        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', image_url: '', image_sha256: '', seed_url: '', config_url: '',
       },
     });
     expect(JSON.stringify(wf)).not.toContain('toggleAllowNetboot');

@@ -60,7 +60,7 @@ export type RunKind = 'provision' | 'retire';
 
 /** The parameters a run gives its Template ({{.key}}). */
 export const HARDWARE_MAP_KEYS = [
-  'device_1', 'node', 'wipe', 'install', 'power_off', 'install_disk', 'install_disk_serial', 'os', 'installer_image', 'image_url', 'image_sha256', 'seed_url',
+  'device_1', 'node', 'wipe', 'install', 'power_off', 'install_disk', 'install_disk_serial', 'os', 'installer_image', 'image_url', 'image_sha256', 'seed_url', 'config_url',
 ] as const;
 export type HardwareMapKey = (typeof HARDWARE_MAP_KEYS)[number];
 
@@ -73,7 +73,7 @@ export function templateFor(kind: RunKind, cls: NodeClass | undefined): string {
  * A run's Workflow: `<kind>-<node>-<unix seconds>`, hardwareMap device_1 = the MAC and the run's
  * parameters, as strings (the Templates read them as {{.key}}).
  */
-export function desiredWorkflow(device: Device, cls: NodeClass | undefined, kind: RunKind, unix: number, namespace: string, seedUrl: string | undefined): KubeObject {
+export function desiredWorkflow(device: Device, cls: NodeClass | undefined, kind: RunKind, unix: number, namespace: string, urls: { seedUrl?: string | undefined; configUrl?: string | undefined }): KubeObject {
   const name = `${kind}-${device.hostname}-${unix}`;
   // Every key, empty when unused: Go templates render a missing key as "<no value>".
   const provision = kind === 'provision' && cls;
@@ -89,7 +89,8 @@ export function desiredWorkflow(device: Device, cls: NodeClass | undefined, kind
     installer_image: (provision && cls.installerImage) || '',
     image_url: (provision && cls.imageUrl) || '',
     image_sha256: (provision && cls.imageSha256) || '',
-    seed_url: (provision && cls.payload !== 'talos' && seedUrl) || '',
+    seed_url: (provision && cls.payload !== 'talos' && urls.seedUrl) || '',
+    config_url: (provision && cls.payload === 'talos' && urls.configUrl) || '',
   };
   return {
     apiVersion: apiVersion('Workflow'),

@@ -14,6 +14,8 @@ export interface ReconcileConfig {
   corroborationS: number;
   /** Where a disk-image node fetches its seed (given to provision-image runs). */
   seedUrl?: string;
+  /** Where an installed Talos node fetches its config with its code (talos.config=<url>/<code>). */
+  configUrl?: string;
 }
 
 /** Everything a pass reads. Kube lists hold every object of the kind in the namespace, owned or not. */
@@ -190,7 +192,7 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run
     return undefined;
   }
   const unix = Math.floor(world.now / 1000);
-  const wf = desiredWorkflow(device, cls, kind, unix, cfg.namespace, cfg.seedUrl);
+  const wf = desiredWorkflow(device, cls, kind, unix, cfg.namespace, { seedUrl: cfg.seedUrl, configUrl: cfg.configUrl });
   const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
   const waiting = world.now - attestedAt <= cfg.hookosWaitS * 1000;
   const canCycle = desiredMachine(device, cfg.namespace) !== null;
