@@ -5,12 +5,15 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { get as httpsGet } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { SETTINGS, talosSecrets } from '../test/install/talos-fixture.js';
 import { Tpm } from '../shared/tpm/client.js';
 import { SocketTransport } from '../shared/tpm/transport.js';
 import { buildLldpFrame } from '../test/lldp/frame.js';
@@ -55,6 +58,31 @@ async function takeAudit(audit: string[], count: number): Promise<string[]> {
   return audit.splice(0);
 }
 
+/** A free loopback port: the config URL names fleetd's port before fleetd starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** What Talos does at first boot: GET its talos.config URL (here trusting the demo's CA). */
+function fetchConfig(url: string, caPath: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsGet(url, { ca: readFileSync(caPath) }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+  });
+}
+
 /** A private CA and a certificate for 127.0.0.1: the agent trusts only that CA. */
 function makeTls(dir: string): { ca: string; cert: string; key: string } {
   const p = (f: string) => join(dir, f);
@@ -89,7 +117,7 @@ async function startVerifier(args: string[], audit: string[]): Promise<{ url: st
 
 function auditSummary(line: string): string {
   const a = JSON.parse(line) as Record<string, unknown>;
-  const keep = ['serial', 'node', 'verdict', 'issued', 'reason', 'secureBoot'].filter((k) => a[k] !== undefined).map((k) => `${k}=${JSON.stringify(a[k])}`);
+  const keep = ['serial', 'node', 'outcome', 'verdict', 'issued', 'reason', 'secureBoot'].filter((k) => a[k] !== undefined).map((k) => `${k}=${JSON.stringify(a[k])}`);
   return `${a.audit as string} ${keep.join(' ')}`;
 }
 
@@ -127,7 +155,19 @@ async function main(): Promise<number> {
     await writeNodes();
     show((await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'check', nodesPath])).lines.map((l) => l.replace(nodesPath, 'nodes.yaml')));
     const audit: string[] = [];
-    const v = await startVerifier(['--nodes', nodesPath, '--state', stateDir, '--auto-provision', '--listen', '127.0.0.1:0', '--cert', tls.cert, '--key', tls.key], audit);
+    // The cluster's Talos secrets (as talosctl gen secrets makes them) and each class's inputs.
+    const secretsPath = join(dir, 'talos-secrets.yaml');
+    const settingsPath = join(dir, 'cluster-settings.yaml');
+    const classInputs = join(dir, 'class-inputs');
+    await writeFile(secretsPath, stringify(await talosSecrets(join(dir, 'talos-ca'))));
+    await writeFile(settingsPath, stringify({ ...SETTINGS, classes: { worker: SETTINGS.classes.worker } }));
+    show((await run(process.execPath, ['dist/fleet.mjs', 'render-class-inputs', '--secrets', secretsPath, '--settings', settingsPath, '--out', classInputs])).lines.map((l) => l.replace(dir, '$TMP')));
+    const port = await freePort();
+    const configUrl = `https://127.0.0.1:${port}/v1/config`;
+    const v = await startVerifier(
+      ['--nodes', nodesPath, '--state', stateDir, '--auto-provision', '--class-inputs', classInputs, '--config-url', configUrl, '--listen', `127.0.0.1:${port}`, '--cert', tls.cert, '--key', tls.key],
+      audit,
+    );
     verifier = v.child;
     show([`fleet serve listening on ${v.url}`]);
     const lldpPath = join(dir, 'switch-lldp.frame');
@@ -171,7 +211,26 @@ async function main(): Promise<number> {
     show([`${installCode}: mode ${mode}`, `inventory: demo-node-1 verdict ${d.device.verdict}, MAC ${d.device.mac}, desired_action ${d.device.desiredAction}`], '   check │ ');
     show(d.journal.map((j) => `${j.kind}: ${j.message}`), '   journal │ ');
 
-    console.log(`\n${bold('Done.')} The machine proved its TPM, was admitted, and holds a code only it received.`);
+    step(6, 'The installed node takes its config, once', 'After wipe-disk and install (the Template\'s actions), the node boots Talos, which fetches\ntalos.config=<config-url>/<code>. fleetd rendered that config at admission from the class inputs and\nthe node\'s values, holds it in memory only, and counts it served only once the node\'s kernel has\nacknowledged every byte; then the device turns active. A second fetch gets nothing, and the\njournal says so.');
+    const code = (await readFile(installCode, 'utf8')).trim();
+    const fetched = await fetchConfig(`${configUrl}/${code}`, tls.ca);
+    const cfg = parse(fetched.body) as { machine?: { type?: string; network?: { hostname?: string; interfaces?: Array<{ addresses?: string[] }> }; install?: { disk?: string } } };
+    show([
+      `GET <config-url>/<code>: ${fetched.status}, ${fetched.body.length} bytes of Talos machine config`,
+      `machine.type ${cfg.machine?.type}, hostname ${cfg.machine?.network?.hostname}, address ${cfg.machine?.network?.interfaces?.[0]?.addresses?.[0]}, install disk ${cfg.machine?.install?.disk}`,
+    ]);
+    await new Promise((r) => setTimeout(r, 300)); // the served-once bookkeeping follows the kernel's acknowledgement
+    const again = await fetchConfig(`${configUrl}/${code}`, tls.ca);
+    show([`GET it again: ${again.status}`]);
+    const after = JSON.parse((await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'show', 'demo-node-1', '--nodes', nodesPath, '--state', stateDir])).lines.join('\n')) as {
+      device: { status: string };
+      journal: Array<{ kind: string; message: string }>;
+    };
+    show([`inventory: demo-node-1 is ${after.device.status}`], '   check │ ');
+    show(after.journal.slice(-2).map((j) => `${j.kind}: ${j.message}`), '   journal │ ');
+    if (fetched.status !== 200 || again.status !== 404 || after.device.status !== 'active') throw new Error('the config should be served once, and the device turn active');
+
+    console.log(`\n${bold('Done.')} The machine proved its TPM, was admitted, received a code only it holds, and took its config once.`);
     return 0;
   } finally {
     verifier?.kill('SIGTERM');

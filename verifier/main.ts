@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { FleetError } from '../shared/errors.js';
@@ -11,6 +10,12 @@ import { buildServer, listen } from './http/server.js';
 import { INVENTORY_OPTIONS, INVENTORY_USAGE, openInventory } from './inventory/open.js';
 import { openDatabase } from './state/database.js';
 import { LocalStore } from './state/local-store.js';
+import type { Server as TlsServer } from 'node:tls';
+import { loadTls, watchTls } from './http/tls-reload.js';
+import { ConfigStore } from './install/config-store.js';
+import { Installs } from './install/installs.js';
+import { TargetClusterClient } from './kube/target-cluster.js';
+import { Metrics } from './metrics.js';
 import type { Audit } from './audit.js';
 import type { Inventory } from './inventory/inventory.js';
 import { KubeClient } from './kube/client.js';
@@ -31,7 +36,10 @@ ${INVENTORY_USAGE}
   --reconcile-interval SEC  between passes (default 30); an attestation that asks for a run starts one at once
   --hookos-wait SEC   a machine that attested this recently waits in HookOS: its run needs no power cycle (default 600)
   --seed-url URL      where a disk-image node fetches its seed (given to provision-image runs)
-  --config-url URL    where an installed Talos node fetches its config: talos.config=<URL>/<code>`;
+  --config-url URL    where an installed Talos node fetches its config: talos.config=<URL>/<code>
+  --class-inputs DIR  each class's Talos inputs (fleet render-class-inputs): needed to install Talos
+  --target-kubeconfig FILE  the cluster nodes join: each node gets its own bootstrap token there
+  --config-ttl SEC    FLEET_CONFIG_TTL: how long a rendered config waits for its node (default 3600)`;
 
 /** `fleet serve`: runs the verifier until SIGTERM or SIGINT. */
 export async function serve(args: string[], onListening: (url: string) => void = (u) => console.error(`fleetd: listening on ${u}`)): Promise<number> {
@@ -51,6 +59,9 @@ export async function serve(args: string[], onListening: (url: string) => void =
       'hookos-wait': { type: 'string', default: '600' },
       'seed-url': { type: 'string' },
       'config-url': { type: 'string' },
+      'class-inputs': { type: 'string' },
+      'target-kubeconfig': { type: 'string' },
+      'config-ttl': { type: 'string', default: process.env.FLEET_CONFIG_TTL ?? '3600' },
       help: { type: 'boolean' },
     },
   });
@@ -67,27 +78,54 @@ export async function serve(args: string[], onListening: (url: string) => void =
   const inventory = await openInventory(o, db);
   const store = new LocalStore(db);
   const audit = createAudit();
-  const controller = o.kubeconfig ? startReconciler(o, inventory, store, audit) : undefined;
+  const metrics = new Metrics();
+  const installs = new Installs({
+    inventory,
+    store,
+    configs: new ConfigStore(),
+    audit,
+    metrics,
+    configTtlMs: seconds(o['config-ttl'], 'config-ttl') * 1000,
+    ...(o['class-inputs'] ? { classInputsDir: o['class-inputs'] } : {}),
+    ...(o['target-kubeconfig'] ? { target: TargetClusterClient.fromFile(o['target-kubeconfig']) } : {}),
+  });
+  const controller = o.kubeconfig ? startReconciler(o, inventory, store, audit, metrics) : undefined;
   const service = new AttestationService({
     inventory,
     store,
     audit,
+    installs,
+    metrics,
     sessions: new SessionStore(ttl * 1000),
     autoProvision: o['auto-provision'],
     ...(controller ? { onRunWanted: () => void controller.trigger() } : {}),
   });
-  const tls = o.cert && o.key ? { cert: await readFile(o.cert), key: await readFile(o.key) } : undefined;
-  const app = buildServer({ service, ...(tls ? { tls } : {}), logger: { level: 'warn' } });
+  const files = o.cert && o.key ? { certPath: o.cert, keyPath: o.key } : undefined;
+  const tls = files ? loadTls(files) : undefined;
+  const app = buildServer({ service, installs, metrics, ...(tls ? { tls } : {}), logger: { level: logLevel() } });
   onListening(await listen(app, parseListenAddress(o.listen), !!tls));
+  let unwatch = () => undefined as void;
+  if (files && tls) {
+    metrics.setCertificate(tls.notAfter);
+    unwatch = watchTls(app.server as unknown as TlsServer, files, (notAfter) => metrics.setCertificate(notAfter), (message) => audit('fleet.tls', { outcome: 'kept', reason: message }));
+  }
   await new Promise<void>((resolve) => {
     const stop = () => void app.close().then(() => resolve());
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
   });
+  unwatch();
   await controller?.stop();
   await inventory.close();
   db.close();
   return 0;
+}
+
+/** FLEET_LOG_LEVEL: fastify's request log (pino levels); `warn` by default. Config paths are never logged. */
+function logLevel(): string {
+  const level = process.env.FLEET_LOG_LEVEL ?? 'warn';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) throw new FleetError('usage', `FLEET_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (not ${level})`);
+  return level;
 }
 
 function seconds(v: string | undefined, name: string): number {
@@ -102,6 +140,7 @@ function startReconciler(
   inventory: Inventory,
   store: LocalStore,
   audit: Audit,
+  metrics: Metrics,
 ): Controller {
   const kube = KubeClient.fromFile(o.kubeconfig!, o.namespace ?? 'tinkerbell');
   const reconciler = new Reconciler(kube, inventory, store, {
@@ -111,7 +150,7 @@ function startReconciler(
     corroborationS: 600,
     ...(o['seed-url'] ? { seedUrl: o['seed-url'] } : {}),
     ...(o['config-url'] ? { configUrl: o['config-url'] } : {}),
-  });
+  }, () => new Date(), metrics);
   const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`);
   const controller = new Controller(reconciler, { intervalMs: seconds(o['reconcile-interval'], 'reconcile-interval') * 1000, lease, log: (l) => audit(String(l.event), l) });
   controller.start();

@@ -116,10 +116,11 @@ describe('desired_action provision', () => {
     ]);
 
     h.now.t += 60_000;
-    h.db.prepare("UPDATE device_state SET status = 'active' WHERE hostname = 'node-1'").run();
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
     const second = (await h.device()).lastRun!;
+    // The installed node fetched its config (so it turned active), then the run's last reports were lost.
+    await h.inventory.setStatus(await h.device(), 'active');
     tinkerbell(h, second, { state: 'STATE_TIMEOUT', tasks: [{ actions: [{ name: 'wipe-disk', status: 'STATE_SUCCESS' }, { name: 'install', status: 'STATE_RUNNING', startedAt: new Date(h.now.t).toISOString() }] }] });
     await h.reconciler.pass();
     expect((await h.journal()).at(-1)).toBe(`info: node-1: Workflow ${second} passed its global timeout while install was current; the node is active, so it has its install`);

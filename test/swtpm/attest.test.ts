@@ -16,7 +16,7 @@ import { akTemplate } from '../../shared/tpm/templates.js';
 import { quote } from '../../shared/tpm/commands/quote.js';
 import { reportBytes } from '../../shared/wire/report.js';
 import { FinishResponse, PATHS, StartAnswer, type FinishRequest, type StartResponse } from '../../shared/wire/schemas.js';
-import { installCodeHash } from '../../verifier/install-code.js';
+import { installCodeHash } from '../../verifier/install/code.js';
 import { withoutEcc } from './ecc-less-tpm.js';
 import { goldenTpm } from './provision.js';
 import type { Device } from '../../verifier/inventory/device.js';

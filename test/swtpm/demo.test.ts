@@ -17,6 +17,12 @@ describe('npm run demo', () => {
       /desired_action provision/,
       /journal │ success: demo-node-1 attested from HookOS/,
       /journal │ info: demo-node-1 is a planned worker that attested from HookOS: its provision starts/,
+      /GET <config-url>\/<code>: 200, \d+ bytes of Talos machine config/,
+      /machine.type worker, hostname demo-node-1, address 10.0.1.11\/24, install disk \/dev\/nvme0n1/,
+      /GET it again: 404/,
+      /inventory: demo-node-1 is active/,
+      /journal │ success: fleetd served the config of its run to 127.0.0.1/,
+      /journal │ warning: the node asked again for the Talos config fleetd served it/,
     ];
     let at = 0;
     for (const re of order) {

@@ -5,6 +5,7 @@ import { AttestationService } from '../../verifier/attest/service.js';
 import { createAudit } from '../../verifier/audit.js';
 import { buildServer, listen } from '../../verifier/http/server.js';
 import { netboxFixture, TERRAFORM, type NetBoxFixture } from '../inventory/netbox-fixture.js';
+import { testInstalls } from '../install/talos-fixture.js';
 import { goldenTpm } from './provision.js';
 import { RIG_PORT, startRig, type Rig } from './rig.js';
 
@@ -33,7 +34,9 @@ async function setup(binding: 'a' | 'b') {
     },
   ]);
   const audits: Array<Record<string, unknown>> = [];
-  const service = new AttestationService({ inventory: nb.inventory, store: rig.store, audit: createAudit((l) => audits.push(JSON.parse(l) as Record<string, unknown>)) });
+  const audit = createAudit((l) => audits.push(JSON.parse(l) as Record<string, unknown>));
+  const { installs, metrics } = await testInstalls(rig.dir, nb.inventory, rig.store, audit);
+  const service = new AttestationService({ inventory: nb.inventory, store: rig.store, audit, installs, metrics });
   const app = buildServer({ service });
   const url = await listen(app, { host: '127.0.0.1', port: 0 }, false);
   close = () => app.close();

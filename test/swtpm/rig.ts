@@ -14,6 +14,8 @@ import type { Device } from '../../verifier/inventory/device.js';
 import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
 import { openDatabase, type Db } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
+import { testInstalls, type TestInstalls } from '../install/talos-fixture.js';
+import type { TargetCluster } from '../../verifier/kube/target-cluster.js';
 import { buildLldpFrame } from '../lldp/frame.js';
 import { simulateBoot } from './boot.js';
 import { copyTpmState, goldenTpm } from './provision.js';
@@ -37,6 +39,8 @@ export const RIG_CATALOGUE = {
 export interface Rig {
   dir: string;
   url: string;
+  /** The install codes and configs of this verifier (its class inputs, config store, metrics). */
+  install: TestInstalls;
   tpm: Tpm;
   swtpm: RunningSwtpm;
   db: Db;
@@ -65,6 +69,8 @@ export interface RigOptions {
   wrap?: (t: Transport) => Transport;
   serial?: string;
   autoProvision?: boolean;
+  /** The cluster nodes join, where each node's bootstrap token is created. */
+  target?: TargetCluster;
 }
 
 /** A verifier on loopback, a swtpm that has "booted" a recorded firmware log, and the agent's boot facts. */
@@ -87,18 +93,23 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const inventory = new EmbeddedInventory(nodesPath, db);
   const store = new LocalStore(db);
   const audits: Array<Record<string, unknown>> = [];
+  const audit = createAudit((l) => audits.push(JSON.parse(l) as Record<string, unknown>));
+  const install = await testInstalls(dir, inventory, store, audit, opts.target ? { target: opts.target } : {});
   const service = new AttestationService({
     inventory,
     store,
-    audit: createAudit((l) => audits.push(JSON.parse(l) as Record<string, unknown>)),
+    audit,
+    installs: install.installs,
+    metrics: install.metrics,
     sessions: new SessionStore(opts.sessionTtlMs ?? 60_000),
     autoProvision: opts.autoProvision ?? false,
   });
-  const app: FastifyInstance = buildServer({ service });
+  const app: FastifyInstance = buildServer({ service, installs: install.installs, metrics: install.metrics });
   const url = await listen(app, { host: '127.0.0.1', port: 0 }, false);
   return {
     dir,
     url,
+    install,
     tpm,
     swtpm,
     db,

@@ -164,7 +164,7 @@ describe('desired_action provision', () => {
       machineRef: { name: 'n1', namespace: NS },
       tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }],
     });
-    expect(invOps(p.steps)).toEqual([`recordRun ${name}`]);
+    expect(invOps(p.steps)).toEqual([`recordRun ${name}`, 'setStatus planned']);
     expect(journals(p.steps)).toEqual([`info: n1: started Workflow ${name}; Rufio power-cycles it into a one-time PXE boot`]);
   });
 

@@ -1,7 +1,8 @@
 import { errorMessage } from '../../shared/errors.js';
 import type { FinishRequest, FinishResponse, StartRequest, StartResponse } from '../../shared/wire/schemas.js';
 import type { Audit } from '../audit.js';
-import { installCodeHash, newInstallCode } from '../install-code.js';
+import type { Installs } from '../install/installs.js';
+import type { Metrics } from '../metrics.js';
 import type { Device } from '../inventory/device.js';
 import type { Inventory } from '../inventory/inventory.js';
 import type { LocalStore } from '../state/local-store.js';
@@ -17,6 +18,8 @@ export interface AttestationServiceOptions {
   inventory: Inventory;
   store: LocalStore;
   audit: Audit;
+  installs: Installs;
+  metrics: Metrics;
   sessions?: SessionStore;
   /** Start a planned worker's provision when it first attests (the lab's intake). */
   autoProvision?: boolean;
@@ -45,6 +48,8 @@ export class AttestationService {
   private readonly inventory: Inventory;
   private readonly store: LocalStore;
   private readonly audit: Audit;
+  private readonly installs: Installs;
+  private readonly metrics: Metrics;
   private readonly autoProvision: boolean;
   private readonly onRunWanted: () => void;
   private readonly now: () => Date;
@@ -52,7 +57,13 @@ export class AttestationService {
   constructor(opts: AttestationServiceOptions) {
     this.inventory = opts.inventory;
     this.store = opts.store;
-    this.audit = opts.audit;
+    this.installs = opts.installs;
+    this.metrics = opts.metrics;
+    this.audit = (event, fields) => {
+      // Every verdict is counted where it is audited: one place, so none is missed.
+      if (event === 'attest.verdict' && typeof fields.verdict === 'string') this.metrics.verdicts.labels(fields.verdict).inc();
+      opts.audit(event, fields);
+    };
     this.sessions = opts.sessions ?? new SessionStore();
     this.autoProvision = opts.autoProvision ?? false;
     this.onRunWanted = opts.onRunWanted ?? (() => undefined);
@@ -164,15 +175,19 @@ export class AttestationService {
       this.audit('attest.install', { ...install, issued: false, reason: a.provision.reason });
       return { verdict: 'attested', message: 'the TPM proved every EK the entry approves' };
     }
-    const code = newInstallCode();
-    this.store.recordInstallCode(device.id, installCodeHash(code), evidence.report.bootId, this.now().toISOString());
+    const issued = await this.installs.issue(device, { bootId: evidence.report.bootId, mac: evidence.report.mac }, ctx.requestId);
+    if ('refused' in issued) {
+      // No code, so nothing is wiped: wipe-disk requires one.
+      this.audit('attest.install', { ...install, issued: false, reason: issued.refused });
+      return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; no install code: the run cannot install (read the attest.install audit line)' };
+    }
     if (a.provision.auto) {
       await this.inventory.setDesiredAction(device, 'provision');
       await this.inventory.journal(device, 'info', `${device.hostname} is a planned worker that attested from HookOS: its provision starts`);
     }
     this.audit('attest.install', { ...install, bootId: evidence.report.bootId, issued: true, auto: a.provision.auto });
     this.onRunWanted();
-    return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; its run may start', installCode: code };
+    return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; its run may start', installCode: issued.code };
   }
 }
 

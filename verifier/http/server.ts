@@ -5,11 +5,17 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { FleetError } from '../../shared/errors.js';
 import { ErrorResponse, FinishRequest, FinishResponse, PATHS, StartAnswer, StartRequest } from '../../shared/wire/schemas.js';
 import type { AttestationService } from '../attest/service.js';
+import type { Installs } from '../install/installs.js';
+import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
 import type { ListenAddress } from './listen-address.js';
 
 export interface ServerOptions {
   service: AttestationService;
+  /** Serves `GET /v1/config/<code>`: the node's rendered config, once. */
+  installs?: Installs;
+  /** Serves `GET /metrics`. */
+  metrics?: Metrics;
   /** PEM certificate chain and key: HTTPS. Without them, plain HTTP, on loopback only. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** fastify's logger (pino options), or false. */
@@ -56,6 +62,11 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     async (req) => opts.service.finish(req.body as FinishRequest, { peer: peer(req.ip), requestId: req.id }),
   );
   app.get('/healthz', async () => ({ ok: true }));
+  if (opts.installs) configRoute(app, opts.installs, peer);
+  if (opts.metrics) {
+    const registry = opts.metrics.registry;
+    app.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
+  }
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err.validation) return reply.code(400).send({ error: 'bad-request', message: `the request body is invalid: ${err.message}` });
@@ -66,6 +77,34 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     return reply.code(500).send({ error: 'internal', message: 'the verifier failed; read journalctl -u fleetd' });
   });
   return app;
+}
+
+const CODE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * `GET /v1/config/<code>` (the node's talos.config URL). Never logged: the path holds the code.
+ * Answers say no more than found or not, so a guessed code learns nothing. The config counts as
+ * served only once the peer acknowledged it whole (Installs.delivered), whenever the answer ends.
+ */
+function configRoute(app: FastifyInstance, installs: Installs, peer: (ip: string) => string): void {
+  app.get<{ Params: { code: string } }>('/v1/config/:code', { logLevel: 'silent' }, async (req, reply) => {
+    reply.header('cache-control', 'no-store');
+    if (!CODE.test(req.params.code)) return reply.code(404).send({ error: 'not-found', message: 'fleetd holds no config for this code' });
+    const from = peer(req.ip);
+    const answer = await installs.fetch(req.params.code, from);
+    if (answer.status === 503) return reply.code(503).header('retry-after', '10').send({ error: 'unavailable', message: 'fleetd cannot serve the config now; try again' });
+    if (answer.status !== 200) return reply.code(404).send({ error: 'not-found', message: 'fleetd holds no config for this code' });
+    const socket = req.raw.socket;
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      void installs.delivered(answer.sha256, socket, from).catch((err: unknown) => req.log.error({ err }, 'recording a config delivery failed'));
+    };
+    reply.raw.once('finish', settle);
+    reply.raw.once('close', settle);
+    return reply.code(200).header('content-type', 'application/yaml').send(answer.body);
+  });
 }
 
 /** Listens, refusing plain HTTP anywhere but loopback: the agent's answers carry install codes. */

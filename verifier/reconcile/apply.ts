@@ -1,4 +1,5 @@
 import type { Inventory } from '../inventory/inventory.js';
+import type { Metrics } from '../metrics.js';
 import type { Kube } from '../kube/client.js';
 import type { LocalStore } from '../state/local-store.js';
 import type { Plan, Step } from './plan.js';
@@ -9,16 +10,20 @@ import type { Plan, Step } from './plan.js';
  * created but not recorded is adopted, a power cycle that was not created is created).
  * Returns how many writes it made.
  */
-export async function applyPlan(plan: Plan, kube: Kube, inventory: Inventory, store: LocalStore, now: () => Date): Promise<number> {
+export async function applyPlan(plan: Plan, kube: Kube, inventory: Inventory, store: LocalStore, now: () => Date, metrics?: Metrics): Promise<number> {
   let writes = 0;
   for (const step of plan.steps) {
+    if (step.to === 'metric') {
+      metrics?.bootedHookOSAfterInstall.labels(step.node).inc();
+      continue;
+    }
     await applyStep(step, kube, inventory, store, now);
     if (step.to !== 'notes') writes++;
   }
   return writes;
 }
 
-async function applyStep(step: Step, kube: Kube, inventory: Inventory, store: LocalStore, now: () => Date): Promise<void> {
+async function applyStep(step: Exclude<Step, { to: 'metric' }>, kube: Kube, inventory: Inventory, store: LocalStore, now: () => Date): Promise<void> {
   if (step.to === 'kube') {
     if (step.op === 'create') await kube.create(step.kind, step.object);
     else if (step.op === 'patch') await kube.patch(step.kind, step.name, step.patch, step.resourceVersion);

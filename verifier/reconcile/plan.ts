@@ -40,7 +40,8 @@ export type Step =
   | { to: 'inventory'; op: 'journal'; device: Device; kind: JournalKind; message: string; note?: string }
   | { to: 'inventory'; op: 'recordRun'; device: Device; run: string }
   | { to: 'inventory'; op: 'setStatus'; device: Device; status: DeviceStatus }
-  | { to: 'notes'; op: 'forget'; prefix: string };
+  | { to: 'notes'; op: 'forget'; prefix: string }
+  | { to: 'metric'; op: 'bootedHookOSAfterInstall'; node: string };
 
 export interface Plan {
   steps: Step[];
@@ -201,6 +202,8 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run
   ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
   after.push({ to: 'inventory', op: 'recordRun', device, run: wf.metadata.name });
   if (kind === 'retire' && device.status !== 'decommissioning') after.push({ to: 'inventory', op: 'setStatus', device, status: 'decommissioning' });
+  // A reinstall: fleetd serves a config only to a planned device, and turns it active when taken.
+  if (kind === 'provision' && device.status !== 'planned') after.push({ to: 'inventory', op: 'setStatus', device, status: 'planned' });
   after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${wf.metadata.name}${HOW[boot]}` });
   forgetWaits(ctx, host, after);
   return { run: viewWorkflow({ ...wf, metadata: { ...wf.metadata, creationTimestamp: new Date(world.now).toISOString() } }), boot };
@@ -209,6 +212,18 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run
 /** The journal line of a finished run, once; a retirement's success only once the BMC corroborates it. */
 function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
   const host = device.hostname;
+  const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
+  if (run.kind === 'provision' && run.state === 'success' && attestedAt > (run.endedAt ?? run.created) && !ctx.world.noted.has(`wf:${run.name}:hookos-after`)) {
+    // The install succeeded, yet the machine netbooted HookOS again instead of its disk (PXE first in its boot order).
+    journal(
+      ctx,
+      device,
+      'warning',
+      `${host}: the node booted HookOS and attested after Workflow ${run.name} succeeded, instead of booting its disk; its config stays unread. Fix its boot order so the disk comes before PXE, then set desired_action to provision`,
+      `wf:${run.name}:hookos-after`,
+    );
+    ctx.steps.push({ to: 'metric', op: 'bootedHookOSAfterInstall', node: host });
+  }
   const note = `wf:${run.name}:ended`;
   if (ctx.world.noted.has(note)) return;
   if (run.state === 'success') {

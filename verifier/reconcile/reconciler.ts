@@ -1,5 +1,6 @@
 import { errorMessage } from '../../shared/errors.js';
 import type { Inventory } from '../inventory/inventory.js';
+import type { Metrics } from '../metrics.js';
 import { KubeError, type Kube } from '../kube/client.js';
 import type { LocalStore } from '../state/local-store.js';
 import { applyPlan } from './apply.js';
@@ -28,6 +29,7 @@ export class Reconciler {
     private readonly store: LocalStore,
     private readonly config: ReconcileConfig,
     private readonly now: () => Date = () => new Date(),
+    private readonly metrics?: Metrics,
   ) {}
 
   async read(): Promise<World> {
@@ -55,6 +57,13 @@ export class Reconciler {
   }
 
   async pass(): Promise<PassResult> {
+    const result = await this.attempt();
+    this.metrics?.passes.labels(result.error ? 'failed' : 'ok').inc();
+    this.metrics?.reconcileWrites.inc(result.writes);
+    return result;
+  }
+
+  private async attempt(): Promise<PassResult> {
     let writes = 0;
     for (let attempt = 1; ; attempt++) {
       let world: World;
@@ -65,7 +74,7 @@ export class Reconciler {
       }
       const p = plan(world, this.config);
       try {
-        writes += await applyPlan(p, this.kube, this.inventory, this.store, this.now);
+        writes += await applyPlan(p, this.kube, this.inventory, this.store, this.now, this.metrics);
         this.forgetStaleNotes(world);
         return { writes, planned: p.steps.length, warnings: p.warnings };
       } catch (err) {

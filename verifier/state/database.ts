@@ -45,6 +45,10 @@ const MIGRATIONS: string[] = [
      key TEXT PRIMARY KEY,
      at TEXT NOT NULL
    );`,
+  // A code's device stays known after its config is gone, so a late or repeated fetch is recognised.
+  `ALTER TABLE install_codes ADD COLUMN hostname TEXT;
+   ALTER TABLE install_codes ADD COLUMN served_at TEXT;
+   CREATE INDEX install_codes_sha256 ON install_codes(sha256);`,
 ];
 
 /** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */

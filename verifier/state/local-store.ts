@@ -1,6 +1,17 @@
 import type { Db } from './database.js';
 import type { Claim } from './claim.js';
 
+export interface InstallCodeRecord {
+  device: string;
+  hostname: string;
+  sha256: string;
+  bootId: string;
+  at: string;
+  servedAt: string | null;
+}
+
+const CODE_COLUMNS = 'device, hostname, sha256, boot_id AS bootId, at, served_at AS servedAt';
+
 /** Waiting claims kept by default; the oldest go first (a claim costs nothing to send). */
 const MAX_CLAIMS = 1000;
 
@@ -33,8 +44,19 @@ export class LocalStore {
   }
 
   /** Keeps only the SHA-256 of the code answered to `device` (its latest replaces any earlier). */
-  recordInstallCode(device: string, sha256: string, bootId: string, at: string): void {
-    this.db.prepare('INSERT OR REPLACE INTO install_codes (device, sha256, boot_id, at) VALUES (?, ?, ?, ?)').run(device, sha256, bootId, at);
+  recordInstallCode(device: string, hostname: string, sha256: string, bootId: string, at: string): void {
+    this.db
+      .prepare('INSERT OR REPLACE INTO install_codes (device, hostname, sha256, boot_id, at, served_at) VALUES (?, ?, ?, ?, ?, NULL)')
+      .run(device, hostname, sha256, bootId, at);
+  }
+
+  /** The device a code (by its hash) was answered to, and whether its config was served. */
+  installCodeByHash(sha256: string): InstallCodeRecord | null {
+    return (this.db.prepare(`SELECT ${CODE_COLUMNS} FROM install_codes WHERE sha256 = ?`).get(sha256) as InstallCodeRecord | undefined) ?? null;
+  }
+
+  markServed(sha256: string, at: string): void {
+    this.db.prepare('UPDATE install_codes SET served_at = ? WHERE sha256 = ?').run(at, sha256);
   }
 
   /** The keys of the journal lines already written once (see the reconciler). */
@@ -53,10 +75,8 @@ export class LocalStore {
     this.db.transaction(() => drop.forEach((k) => del.run(k)))();
   }
 
-  installCode(device: string): { sha256: string; bootId: string; at: string } | null {
-    const row = this.db.prepare('SELECT sha256, boot_id AS bootId, at FROM install_codes WHERE device = ?').get(device) as
-      | { sha256: string; bootId: string; at: string }
-      | undefined;
-    return row ?? null;
+  installCode(device: string): InstallCodeRecord | null {
+    return (this.db.prepare(`SELECT ${CODE_COLUMNS} FROM install_codes WHERE device = ?`).get(device) as InstallCodeRecord | undefined) ?? null;
   }
+
 }

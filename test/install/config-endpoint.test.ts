@@ -1,0 +1,207 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { AttestationService } from '../../verifier/attest/service.js';
+import { buildServer, listen } from '../../verifier/http/server.js';
+import { ConfigStore } from '../../verifier/install/config-store.js';
+import { validateTalosConfig } from '../../verifier/install/talos-config.js';
+import type { Device } from '../../verifier/inventory/device.js';
+import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
+import type { Inventory } from '../../verifier/inventory/inventory.js';
+import { openDatabase, type Db } from '../../verifier/state/database.js';
+import { LocalStore } from '../../verifier/state/local-store.js';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
+import { testInstalls, type TestInstalls } from './talos-fixture.js';
+
+/**
+ * The config endpoint through real HTTPS on loopback: each runbook row about fetching a config.
+ * Codes are issued with Installs.issue, as an admitted attestation does (tests/swtpm cover that path).
+ */
+interface Env {
+  dir: string;
+  db: Db;
+  inventory: EmbeddedInventory;
+  store: LocalStore;
+  t: TestInstalls;
+  url: string;
+  ca: string;
+  port: number;
+  audits: Array<Record<string, unknown>>;
+  clock: { now: number };
+  close(): Promise<void>;
+}
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+async function start(opts: { failInventory?: () => boolean; className?: string; ackDeadlineMs?: number } = {}): Promise<Env> {
+  const dir = await mkdtemp(join(tmpdir(), 'fleet-config-'));
+  const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore', cwd: dir });
+  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'tls.key', '-out', 'tls.crt', '-days', '1', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:127.0.0.1');
+  await writeFile(join(dir, 'nodes.yaml'), stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': { model: 'm720q', serial: 'SN1', class: opts.className ?? 'worker', address: '10.0.1.11/24', disk: '/dev/nvme0n1', disk_serial: 'S1', switch_port: 'Port 5' } } }));
+  const db = openDatabase(join(dir, 'state'));
+  const embedded = new EmbeddedInventory(join(dir, 'nodes.yaml'), db);
+  // The inventory as NetBox would behave: answering, or not.
+  const inventory: Inventory = opts.failInventory
+    ? new Proxy(embedded, {
+        get: (target, prop, recv) => (prop === 'deviceByName' && opts.failInventory!() ? async () => Promise.reject(new Error('connect ECONNREFUSED capsule:443')) : Reflect.get(target, prop, recv)),
+      })
+    : embedded;
+  const store = new LocalStore(db);
+  const audits: Array<Record<string, unknown>> = [];
+  const audit = (event: string, fields: Record<string, unknown>) => audits.push({ audit: event, ...fields });
+  const clock = { now: Date.now() };
+  const t = await testInstalls(dir, inventory, store, audit, { configs: new ConfigStore(() => clock.now), now: () => new Date(clock.now), ackDeadlineMs: opts.ackDeadlineMs ?? 2000 });
+  const service = new AttestationService({ inventory, store, audit, installs: t.installs, metrics: t.metrics });
+  const app = buildServer({ service, installs: t.installs, metrics: t.metrics, tls: { cert: await readFile(join(dir, 'tls.crt')), key: await readFile(join(dir, 'tls.key')) } });
+  const url = await listen(app, { host: '127.0.0.1', port: 0 }, true);
+  return {
+    dir, db, inventory: embedded, store, t, url, audits, clock, ca: join(dir, 'tls.crt'), port: Number(new URL(url).port),
+    async close() {
+      await app.close();
+      db.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const device = async (e: Env): Promise<Device> => (await e.inventory.deviceByName('node-1'))!;
+
+async function issue(e: Env): Promise<string> {
+  const issued = await e.t.installs.issue(await device(e), { bootId: 'boot-1', mac: '52:54:00:12:34:56' }, 'req-1');
+  if (!('code' in issued)) throw new Error(issued.refused);
+  return issued.code;
+}
+
+function fetch(e: Env, code: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(`${e.url}/v1/config/${code}`, { ca: readFileSyncCached(e.ca) }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+const cache = new Map<string, Buffer>();
+function readFileSyncCached(p: string): Buffer {
+  if (!cache.has(p)) cache.set(p, execFileSync('cat', [p]));
+  return cache.get(p)!;
+}
+
+const run = async (cmd: string, args: string[]) => (await promisify(execFile)(cmd, args, { timeout: 20_000 })).stdout;
+const journal = async (e: Env) => (await e.inventory.journalOf(await device(e))).map((j) => `${j.kind}: ${j.message}`);
+const settle = () => new Promise((r) => setTimeout(r, 250));
+const metric = async (e: Env, name: string) => (await e.t.metrics.registry.getSingleMetricAsString(name)).split('\n').filter((l) => l.startsWith(name));
+
+describe('the config endpoint', () => {
+  it('serves a rendered Talos config once; then 404, journaled, and the device is active', async () => {
+    env = await start();
+    const code = await issue(env);
+    const first = await fetch(env, code);
+    expect(first.status).toBe(200);
+    const cfg = parse(first.body) as Record<string, unknown>;
+    validateTalosConfig(cfg);
+    expect(cfg).toMatchObject({ machine: { type: 'worker', network: { hostname: 'node-1', interfaces: [{ deviceSelector: { hardwareAddr: '52:54:00:12:34:56' }, addresses: ['10.0.1.11/24'], routes: [{ gateway: '10.0.1.1' }] }] }, install: { disk: '/dev/nvme0n1' } }, cluster: { clusterName: 'folly' } });
+    await settle();
+    expect((await device(env)).status).toBe('active');
+    expect(await fetch(env, code)).toMatchObject({ status: 404 });
+    await fetch(env, code);
+    const j = await journal(env);
+    expect(j[0]).toBe('success: fleetd served the config of its run to 127.0.0.1');
+    expect(j.slice(1)).toEqual([expect.stringMatching(/^warning: the node asked again for the Talos config fleetd served it \(at .*, from 127\.0\.0\.1\)$/)]);
+    expect(await metric(env, 'fleet_install_config_refetched_total')).toEqual(['fleet_install_config_refetched_total{node="node-1"} 2']);
+    expect(await metric(env, 'fleet_install_configs_served_total')).toEqual(['fleet_install_configs_served_total 1']);
+  });
+
+  it('answers 503 while the inventory does not answer, keeping the config; the node fetches it later', async () => {
+    let down = true;
+    env = await start({ failInventory: () => down });
+    const code = await issue(env);
+    expect((await fetch(env, code)).status).toBe(503);
+    expect((await fetch(env, code)).status).toBe(503);
+    down = false;
+    expect((await fetch(env, code)).status).toBe(200);
+  });
+
+  it('expires a config after FLEET_CONFIG_TTL: 404, and the journal says fleetd holds none', async () => {
+    env = await start();
+    const code = await issue(env);
+    env.clock.now += 3600_000 + 1;
+    expect((await fetch(env, code)).status).toBe(404);
+    expect(await journal(env)).toEqual([expect.stringMatching(/^warning: the node asked for its Talos config, and fleetd holds none for it/)]);
+    expect(await metric(env, 'fleet_install_config_missing_total')).toEqual(['fleet_install_config_missing_total{node="node-1"} 1']);
+  });
+
+  it('a restart drops every waiting config: the code is known, the config gone', async () => {
+    env = await start();
+    const code = await issue(env);
+    // A new fleetd process: same database, new memory.
+    const restarted = await testInstalls(env.dir, env.inventory, env.store, () => undefined, { ackDeadlineMs: 2000 });
+    expect(await restarted.installs.fetch(code, '127.0.0.1')).toMatchObject({ status: 404, reason: 'none' });
+    expect((await journal(env))[0]).toMatch(/fleetd holds none for it/);
+  });
+
+  it('a code fleetd never issued: 404, counted, nothing journaled', async () => {
+    env = await start();
+    await issue(env);
+    expect((await fetch(env, 'A'.repeat(43))).status).toBe(404);
+    expect((await fetch(env, 'not-a-code')).status).toBe(404);
+    expect(await journal(env)).toEqual([]);
+    expect(await metric(env, 'fleet_install_config_missing_total')).toContain('fleet_install_config_missing_total{node="unknown"} 1');
+  });
+
+  it('a device that is not planned is not served', async () => {
+    env = await start();
+    const code = await issue(env);
+    await env.inventory.setStatus(await device(env), 'active');
+    expect((await fetch(env, code)).status).toBe(404);
+    expect((await journal(env))[0]).toBe('warning: the node asked for its Talos config while the device is active; fleetd serves it only to a planned device');
+  });
+
+  it.each([
+    ['resets the connection mid-answer', ['reset']],
+    ['stalls past the write deadline', ['stall', '3']],
+  ])('a peer that %s did not take the config: journaled, kept, and a whole fetch then succeeds', async (_name, mode) => {
+    env = await start({ className: 'controlplane', ackDeadlineMs: 1000 });
+    const code = await issue(env);
+    // Not spawnSync: the server under test shares this process's event loop.
+    const r = await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/config/${code}`, ...mode]);
+    expect(r.trim()).toBe('answered');
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(await journal(env)).toEqual(['warning: fleetd sent the Talos config to 127.0.0.1, but the peer did not acknowledge all of it; the config stays for the next fetch']);
+    expect((await device(env)).status).toBe('planned');
+    const whole = await fetch(env, code);
+    expect(whole.status).toBe(200);
+    expect((parse(whole.body) as { machine: { type: string } }).machine.type).toBe('controlplane');
+    await settle();
+    expect((await device(env)).status).toBe('active');
+  });
+});
+
+describe('issuing a code', () => {
+  it('a control plane whose class inputs are missing gets no code (nothing to wipe for)', async () => {
+    env = await start({ className: 'controlplane' });
+    await rm(join(env.t.classInputsDir, 'controlplane'), { recursive: true });
+    const issued = await env.t.installs.issue(await device(env), { bootId: 'b', mac: '52:54:00:12:34:56' }, 'r');
+    expect(issued).toEqual({ refused: expect.stringMatching(/^the class inputs of controlplane are missing .*; run fleet render-class-inputs and deploy them$/) });
+    expect(env.audits).toEqual([expect.objectContaining({ audit: 'fleet.render', outcome: 'refused', node: 'node-1' })]);
+    expect(env.store.installCode('node-1')).toBeNull();
+  });
+
+  it('a control plane\'s config names the node in its API server SANs and carries the CA keys; a worker\'s carries none', async () => {
+    env = await start({ className: 'controlplane' });
+    const cp = parse((await fetch(env, await issue(env))).body) as { cluster: { apiServer: { certSANs: string[] }; ca: { key: string } }; machine: { ca: { key: string } } };
+    expect(cp.cluster.apiServer.certSANs).toEqual(['api.folly.example', '10.0.1.11', 'node-1']);
+    expect(cp.cluster.ca.key).toBe(env.t.secrets.certs.k8s.key);
+    const worker = parse(await readFile(join(env.t.classInputsDir, 'worker', 'config.yaml'), 'utf8')) as { cluster: { ca: { key: string } }; machine: { ca: { key: string } } };
+    expect([worker.cluster.ca.key, worker.machine.ca.key]).toEqual(['', '']);
+  });
+});

@@ -1,0 +1,67 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Audit } from '../../verifier/audit.js';
+import { renderClassInputs, writeClassInputs, type ClassSettings, type TalosSecrets } from '../../verifier/install/class-inputs.js';
+import { ConfigStore } from '../../verifier/install/config-store.js';
+import { Installs, type InstallsOptions } from '../../verifier/install/installs.js';
+import type { Inventory } from '../../verifier/inventory/inventory.js';
+import { Metrics } from '../../verifier/metrics.js';
+import type { LocalStore } from '../../verifier/state/local-store.js';
+
+/** The lab's cluster settings, as `fleet render-class-inputs` takes them. */
+export const SETTINGS: ClassSettings = {
+  clusterName: 'folly',
+  endpoint: 'https://10.0.1.10:6443',
+  kubernetesVersion: 'v1.31.4',
+  network: { gateway: '10.0.1.1', nameservers: ['10.0.1.1'] },
+  apiServerSANs: ['api.folly.example'],
+  classes: {
+    worker: { type: 'worker', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
+    controlplane: { type: 'controlplane', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
+  },
+};
+
+const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
+
+/** A secrets bundle shaped like `talosctl gen secrets`, with real CA certificates and keys made by openssl. */
+export async function talosSecrets(dir: string): Promise<TalosSecrets> {
+  await mkdir(dir, { recursive: true });
+  const ca = async (name: string) => {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '1', '-subj', `/O=${name}`], { stdio: 'ignore' });
+    return { crt: b64(await readFile(join(dir, `${name}.crt`))), key: b64(await readFile(join(dir, `${name}.key`))) };
+  };
+  const [etcd, k8s, k8saggregator, os, sa] = await Promise.all(['etcd', 'kubernetes', 'aggregator', 'talos', 'service-account'].map(ca));
+  const rnd = (n: number) => Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
+  return {
+    cluster: { id: b64(rnd(32)), secret: b64(rnd(32)) },
+    secrets: { bootstraptoken: `${rnd(6)}.${rnd(16)}`, secretboxencryptionsecret: b64(rnd(32)) },
+    trustdinfo: { token: `${rnd(6)}.${rnd(16)}` },
+    certs: { etcd: etcd!, k8s: k8s!, k8saggregator: k8saggregator!, k8sserviceaccount: { key: sa!.key }, os: os! },
+  };
+}
+
+/** Writes the class inputs for SETTINGS under `dir/class-inputs`; returns that directory and the secrets. */
+export async function classInputs(dir: string): Promise<{ dir: string; secrets: TalosSecrets }> {
+  const secrets = await talosSecrets(join(dir, 'secrets'));
+  const out = join(dir, 'class-inputs');
+  await writeClassInputs(out, renderClassInputs(secrets, SETTINGS));
+  return { dir: out, secrets };
+}
+
+export interface TestInstalls {
+  installs: Installs;
+  metrics: Metrics;
+  configs: ConfigStore;
+  classInputsDir: string;
+  secrets: TalosSecrets;
+}
+
+/** Installs as fleet serve makes them, with class inputs rendered into `dir`. */
+export async function testInstalls(dir: string, inventory: Inventory, store: LocalStore, audit: Audit, opts: Partial<InstallsOptions> = {}): Promise<TestInstalls> {
+  const { dir: classInputsDir, secrets } = await classInputs(dir);
+  const metrics = opts.metrics ?? new Metrics();
+  const configs = opts.configs ?? new ConfigStore();
+  const installs = new Installs({ inventory, store, configs, audit, metrics, configTtlMs: 3600_000, classInputsDir, ...opts });
+  return { installs, metrics, configs, classInputsDir, secrets };
+}

@@ -1,0 +1,203 @@
+import { errorMessage } from '../../shared/errors.js';
+import type { Audit } from '../audit.js';
+import type { Device } from '../inventory/device.js';
+import type { Inventory } from '../inventory/inventory.js';
+import type { TargetCluster } from '../kube/target-cluster.js';
+import type { Metrics } from '../metrics.js';
+import type { LocalStore } from '../state/local-store.js';
+import { bootstrapTokenSecret, newBootstrapToken, tokenString } from './bootstrap-token.js';
+import { readClassInputs } from './class-inputs.js';
+import { installCodeHash, newInstallCode } from './code.js';
+import type { ConfigStore } from './config-store.js';
+import { renderTalosConfig } from './talos-config.js';
+import { waitAcknowledged, type Connection } from './tcp-ack.js';
+
+export interface InstallsOptions {
+  inventory: Inventory;
+  store: LocalStore;
+  configs: ConfigStore;
+  audit: Audit;
+  metrics: Metrics;
+  /** FLEET_CONFIG_TTL: how long a rendered config waits for its node. */
+  configTtlMs: number;
+  /** Where `fleet render-class-inputs` put each class's inputs; needed to install Talos. */
+  classInputsDir?: string;
+  /** The cluster nodes join: each node's own bootstrap token is created there. */
+  target?: TargetCluster;
+  /** How long a fetched config may take to be acknowledged whole. */
+  ackDeadlineMs?: number;
+  readTcp?: () => Promise<string>;
+  now?: () => Date;
+}
+
+/** Bootstrap tokens outlive the config's time to live by this much: a kubelet may start late. */
+const TOKEN_GRACE_MS = 4 * 3600_000;
+
+export type Issued = { code: string } | { refused: string };
+
+export type FetchAnswer = { status: 200; body: Buffer; sha256: string } | { status: 404 | 503; reason: string };
+
+/**
+ * Install codes and the configs they unlock. A code is issued only to an attested boot whose run
+ * may start (admission decides that); only its SHA-256 is kept, and the node's rendered config is
+ * held in memory for FLEET_CONFIG_TTL and served once.
+ */
+export class Installs {
+  private readonly o: InstallsOptions;
+  private readonly now: () => Date;
+
+  constructor(opts: InstallsOptions) {
+    this.o = opts;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /**
+   * The node's code: for a Talos class, first its bootstrap token in the target cluster and its
+   * rendered config, so that a code is never answered for a run that could not install.
+   */
+  async issue(device: Device, boot: { bootId: string; mac: string }, requestId: string): Promise<Issued> {
+    const { audit, metrics } = this.o;
+    const at = this.now();
+    const cls = device.className ? (await this.o.inventory.classes()).get(device.className) : undefined;
+    const line = { request: requestId, node: device.hostname, class: device.className };
+    let body: Buffer | undefined;
+    if (cls?.payload === 'talos') {
+      const rendered = await this.render(device, boot.mac, at);
+      if ('refused' in rendered) {
+        audit('fleet.render', { ...line, outcome: 'refused', reason: rendered.refused });
+        metrics.renderRefused.labels(rendered.reason).inc();
+        return { refused: rendered.refused };
+      }
+      body = rendered.body;
+    }
+    const code = newInstallCode();
+    const sha256 = installCodeHash(code);
+    const expiresAt = at.getTime() + this.o.configTtlMs;
+    if (body) {
+      this.o.configs.hold({ sha256, deviceId: device.id, hostname: device.hostname, body, expiresAt });
+      audit('fleet.render', { ...line, outcome: 'rendered', expiresAt: new Date(expiresAt).toISOString() });
+    }
+    this.o.store.recordInstallCode(device.id, device.hostname, sha256, boot.bootId, at.toISOString());
+    metrics.codesIssued.inc();
+    metrics.watchNode(device.hostname);
+    metrics.configsWaiting.set(this.o.configs.waiting());
+    return { code };
+  }
+
+  /** `mac` is the one this attestation proved: at a machine's first attestation the inventory has none yet. */
+  private async render(device: Device, mac: string, at: Date): Promise<{ body: Buffer } | { refused: string; reason: string }> {
+    if (!this.o.classInputsDir) return { refused: 'no class inputs are configured (fleet serve --class-inputs)', reason: 'no-class-inputs' };
+    if (!device.address || !device.installDisk) return { refused: `${device.hostname} lacks an address or install_disk`, reason: 'node-values' };
+    let inputs;
+    try {
+      inputs = await readClassInputs(this.o.classInputsDir, device.className!);
+    } catch (err) {
+      return { refused: errorMessage(err), reason: 'class-inputs' };
+    }
+    let bootstrapToken: string | undefined;
+    if (this.o.target) {
+      const token = newBootstrapToken();
+      try {
+        await this.o.target.createSecret(bootstrapTokenSecret(token, device.hostname, new Date(at.getTime() + this.o.configTtlMs + TOKEN_GRACE_MS)));
+      } catch (err) {
+        return { refused: `create ${device.hostname}'s bootstrap token: ${errorMessage(err)}`, reason: 'bootstrap-token' };
+      }
+      bootstrapToken = tokenString(token);
+    }
+    try {
+      const text = renderTalosConfig(inputs.base, inputs.network, {
+        hostname: device.hostname,
+        address: device.address,
+        mac,
+        installDisk: device.installDisk,
+        ...(bootstrapToken ? { bootstrapToken } : {}),
+      });
+      return { body: Buffer.from(text) };
+    } catch (err) {
+      return { refused: errorMessage(err), reason: 'render' };
+    }
+  }
+
+  /**
+   * A fetch of `<config-url>/<code>`: the config while the device is planned (503 when the inventory
+   * cannot say), 404 otherwise, each miss in the device's journal as the runbook words it.
+   */
+  async fetch(code: string, peer: string): Promise<FetchAnswer> {
+    const { configs, store, metrics } = this.o;
+    const sha256 = installCodeHash(code);
+    const held = configs.get(sha256);
+    metrics.configsWaiting.set(configs.waiting());
+    if (held === null || held === 'expired') {
+      const record = store.installCodeByHash(sha256);
+      if (!record) {
+        metrics.configMissing.labels('unknown').inc();
+        this.o.audit('fleet.config', { peer, outcome: 'unknown-code' });
+        return { status: 404, reason: 'unknown code' };
+      }
+      const device = await this.o.inventory.deviceByName(record.hostname).catch(() => null);
+      if (record.servedAt) {
+        metrics.configRefetched.labels(record.hostname).inc();
+        if (device) await this.journalOnce(device, 'warning', `the node asked again for the Talos config fleetd served it (at ${record.servedAt}, from ${peer})`);
+        return { status: 404, reason: 'served' };
+      }
+      metrics.configMissing.labels(record.hostname).inc();
+      if (device) await this.journalOnce(device, 'warning', `the node asked for its Talos config, and fleetd holds none for it (from ${peer})`);
+      return { status: 404, reason: held === 'expired' ? 'expired' : 'none' };
+    }
+    let device: Device | null;
+    try {
+      device = await this.o.inventory.deviceByName(held.hostname);
+    } catch (err) {
+      // NetBox does not answer: the node tries again; the config stays.
+      this.o.audit('fleet.config', { peer, node: held.hostname, outcome: 'inventory-unavailable', reason: errorMessage(err) });
+      return { status: 503, reason: 'the inventory does not answer' };
+    }
+    if (!device || device.status !== 'planned') {
+      if (device) await this.journalOnce(device, 'warning', `the node asked for its Talos config while the device is ${device.status}; fleetd serves it only to a planned device`);
+      return { status: 404, reason: 'not planned' };
+    }
+    if (held.inFlight) return { status: 503, reason: 'a fetch of this config is being answered' };
+    held.inFlight = true;
+    return { status: 200, body: held.body, sha256 };
+  }
+
+  /**
+   * After a config's bytes were handed to the connection: it counts as served only when the peer
+   * acknowledged every byte; then the device turns active. Otherwise it stays for the next fetch.
+   */
+  async delivered(sha256: string, conn: Connection, peer: string): Promise<boolean> {
+    const { configs, store, metrics } = this.o;
+    const acked = await waitAcknowledged(conn, { deadlineMs: this.o.ackDeadlineMs ?? 30_000, ...(this.o.readTcp ? { read: this.o.readTcp } : {}) });
+    const held = configs.get(sha256);
+    const record = store.installCodeByHash(sha256);
+    const device = record ? await this.o.inventory.deviceByName(record.hostname).catch(() => null) : null;
+    if (!acked) {
+      if (held && held !== 'expired') held.inFlight = false;
+      metrics.configsUnacknowledged.inc();
+      if (device) await this.o.inventory.journal(device, 'warning', `fleetd sent the Talos config to ${peer}, but the peer did not acknowledge all of it; the config stays for the next fetch`).catch(() => undefined);
+      return false;
+    }
+    configs.drop(sha256);
+    store.markServed(sha256, this.now().toISOString());
+    metrics.configsServed.inc();
+    metrics.configsWaiting.set(configs.waiting());
+    if (device) {
+      await this.o.inventory.journal(device, 'success', `fleetd served the config of ${device.lastRun ?? 'its run'} to ${peer}`).catch(() => undefined);
+      try {
+        await this.o.inventory.setStatus(device, 'active');
+      } catch (err) {
+        this.o.audit('fleet.config', { peer, node: device.hostname, outcome: 'served', reason: `the device could not be set active: ${errorMessage(err)}` });
+      }
+    }
+    return true;
+  }
+
+  /** A node that keeps asking writes its journal line once per code, not once per try. */
+  private readonly journaled = new Set<string>();
+  private async journalOnce(device: Device, kind: 'warning', message: string): Promise<void> {
+    const key = `${device.id}:${message.replace(/\(.*\)$/, '')}`;
+    if (this.journaled.has(key)) return;
+    this.journaled.add(key);
+    await this.o.inventory.journal(device, kind, message).catch(() => undefined);
+  }
+}

@@ -1,0 +1,98 @@
+import { readFile } from 'node:fs/promises';
+import { isIPv4 } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** One line of /proc/net/tcp or tcp6: the connection's ends and the bytes the peer has not yet acknowledged. */
+export interface TcpEntry {
+  local: { ip: string; port: number };
+  remote: { ip: string; port: number };
+  state: number;
+  txQueue: number;
+}
+
+/** 0100007F:1F90 → 127.0.0.1:8080 (v4 is one little-endian word; v6 four). */
+function endpoint(hex: string): { ip: string; port: number } {
+  const [addr = '', port = ''] = hex.split(':');
+  const bytes: number[] = [];
+  for (let w = 0; w < addr.length; w += 8) {
+    const word = addr.slice(w, w + 8);
+    for (let b = 6; b >= 0; b -= 2) bytes.push(parseInt(word.slice(b, b + 2), 16));
+  }
+  let ip: string;
+  if (bytes.length === 4) ip = bytes.join('.');
+  else {
+    const groups = Array.from({ length: 8 }, (_, i) => ((bytes[2 * i]! << 8) | bytes[2 * i + 1]!).toString(16));
+    ip = groups.join(':');
+    // An IPv4 peer on a dual-stack socket: ::ffff:a.b.c.d
+    if (groups.slice(0, 5).every((g) => g === '0') && groups[5] === 'ffff') ip = bytes.slice(12).join('.');
+  }
+  return { ip, port: parseInt(port, 16) };
+}
+
+/** Parses /proc/net/tcp or /proc/net/tcp6. Malformed lines are skipped. */
+export function parseProcNetTcp(text: string): TcpEntry[] {
+  const out: TcpEntry[] = [];
+  for (const line of text.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 5 || !f[1]?.includes(':') || !f[2]?.includes(':') || !f[4]?.includes(':')) continue;
+    const [tx] = f[4].split(':');
+    out.push({ local: endpoint(f[1]), remote: endpoint(f[2]), state: parseInt(f[3] ?? '', 16), txQueue: parseInt(tx ?? '', 16) });
+  }
+  return out;
+}
+
+const normalize = (ip: string) => ip.replace(/^::ffff:/, '');
+
+/** Long-hand IPv6 in /proc; Node gives short form. Compare them as parsed numbers. */
+function sameIp(a: string, b: string): boolean {
+  const x = normalize(a);
+  const y = normalize(b);
+  if (isIPv4(x) || isIPv4(y)) return x === y;
+  const expand = (ip: string) => {
+    const [head = '', tail = ''] = ip.split('::');
+    const h = head ? head.split(':') : [];
+    const t = tail ? tail.split(':') : [];
+    return [...h, ...Array(8 - h.length - t.length).fill('0'), ...t].map((g) => parseInt(g || '0', 16));
+  };
+  return expand(x).join(':') === expand(y).join(':');
+}
+
+export interface Connection {
+  localAddress?: string | undefined;
+  localPort?: number | undefined;
+  remoteAddress?: string | undefined;
+  remotePort?: number | undefined;
+  writableLength: number;
+  destroyed: boolean;
+}
+
+export async function readProcNetTcp(): Promise<string> {
+  const parts = await Promise.all(['/proc/net/tcp', '/proc/net/tcp6'].map((p) => readFile(p, 'utf8').catch(() => '')));
+  return parts.join('\n');
+}
+
+/**
+ * Resolves true once the peer has acknowledged every byte written to `conn` (nothing left in
+ * Node's buffer, and the kernel's tx_queue for the connection at 0); false when the connection
+ * goes away first or the deadline passes. This is how "served" is told from "sent": a config the
+ * node's kernel did not take whole must stay.
+ */
+export async function waitAcknowledged(conn: Connection, opts: { deadlineMs: number; pollMs?: number; read?: () => Promise<string>; now?: () => number } = { deadlineMs: 30_000 }): Promise<boolean> {
+  const now = opts.now ?? Date.now;
+  const read = opts.read ?? readProcNetTcp;
+  const until = now() + opts.deadlineMs;
+  const { localAddress, localPort, remoteAddress, remotePort } = conn;
+  if (!localAddress || !remoteAddress || localPort === undefined || remotePort === undefined) return false;
+  for (;;) {
+    if (conn.destroyed) return false;
+    if (conn.writableLength === 0) {
+      const entry = parseProcNetTcp(await read()).find(
+        (e) => e.local.port === localPort && e.remote.port === remotePort && sameIp(e.local.ip, localAddress) && sameIp(e.remote.ip, remoteAddress),
+      );
+      if (!entry) return false;
+      if (entry.txQueue === 0) return true;
+    }
+    if (now() >= until) return false;
+    await sleep(opts.pollMs ?? 10);
+  }
+}
