@@ -41,7 +41,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-async function start(opts: { failInventory?: () => boolean; className?: string; ackDeadlineMs?: number } = {}): Promise<Env> {
+async function start(opts: { failInventory?: () => boolean; failRelease?: boolean; className?: string; ackDeadlineMs?: number } = {}): Promise<Env> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-config-'));
   const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore', cwd: dir });
   ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'tls.key', '-out', 'tls.crt', '-days', '1', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:127.0.0.1');
@@ -49,11 +49,11 @@ async function start(opts: { failInventory?: () => boolean; className?: string; 
   const db = openDatabase(join(dir, 'state'));
   const embedded = new EmbeddedInventory(join(dir, 'nodes.yaml'), db);
   // The inventory as NetBox would behave: answering, or not.
-  const inventory: Inventory = opts.failInventory
-    ? new Proxy(embedded, {
-        get: (target, prop, recv) => (prop === 'deviceByName' && opts.failInventory!() ? async () => Promise.reject(new Error('connect ECONNREFUSED capsule:443')) : Reflect.get(target, prop, recv)),
-      })
-    : embedded;
+  const down = new Error('connect ECONNREFUSED capsule:443');
+  const inventory: Inventory = new Proxy(embedded, {
+    get: (target, prop, recv) =>
+      (prop === 'deviceByName' && opts.failInventory?.()) || (prop === 'setStatus' && opts.failRelease) ? async () => Promise.reject(down) : Reflect.get(target, prop, recv),
+  });
   const store = new LocalStore(db);
   const audits: Array<Record<string, unknown>> = [];
   const audit = (event: string, fields: Record<string, unknown>) => audits.push({ audit: event, ...fields });
@@ -129,6 +129,18 @@ describe('the config endpoint', () => {
     expect((await fetch(env, code)).status).toBe(503);
     down = false;
     expect((await fetch(env, code)).status).toBe(200);
+  });
+
+  it('served, but the inventory never took the release: the device stays planned, and a new ask finds none (the missing alert)', async () => {
+    env = await start({ failRelease: true });
+    const code = await issue(env);
+    expect((await fetch(env, code)).status).toBe(200);
+    await settle();
+    expect((await device(env)).status).toBe('planned');
+    expect(env.audits).toContainEqual(expect.objectContaining({ audit: 'fleet.config', outcome: 'served', reason: expect.stringMatching(/^the device could not be set active: /) }));
+    expect((await fetch(env, code)).status).toBe(404);
+    expect(await journal(env)).toEqual(['success: fleetd served the config of its run to 127.0.0.1', expect.stringMatching(/^warning: the node asked for its Talos config, and fleetd holds none for it/)]);
+    expect(await metric(env, 'fleet_install_config_missing_total')).toEqual(['fleet_install_config_missing_total{node="node-1"} 1']);
   });
 
   it('expires a config after FLEET_CONFIG_TTL: 404, and the journal says fleetd holds none', async () => {

@@ -7,6 +7,7 @@ import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js
 import { KubeClient } from '../../verifier/kube/client.js';
 import type { ReconcileConfig } from '../../verifier/reconcile/plan.js';
 import { Reconciler } from '../../verifier/reconcile/reconciler.js';
+import { Metrics } from '../../verifier/metrics.js';
 import { openDatabase, type Db } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
 import { FakeKube } from '../kube/fake-kube.js';
@@ -33,6 +34,7 @@ export interface Harness {
   store: LocalStore;
   db: Db;
   reconciler: Reconciler;
+  metrics: Metrics;
   /** The test's clock, in ms. */
   now: { t: number };
   config: ReconcileConfig;
@@ -59,12 +61,13 @@ export async function harness(nodes: Record<string, Record<string, unknown>> = {
   // The API server stamps creationTimestamp with its own clock; the test's clock starts there too.
   const now = { t: Math.floor(Date.now() / 1000) * 1000 };
   const config: ReconcileConfig = { namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600 };
-  const reconciler = new Reconciler(kube, inventory, store, config, () => new Date(now.t));
+  const metrics = new Metrics();
+  const reconciler = new Reconciler(kube, inventory, store, config, () => new Date(now.t), metrics);
   // Flux has applied the Templates, as in the lab.
   for (const file of ['provision.yaml', 'provision-image.yaml']) fake.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as never);
   const device = async (name = 'node-1') => (await inventory.deviceByName(name))!;
   return {
-    fake, kube, inventory, store, db, reconciler, now, config, writeNodes, device,
+    fake, kube, inventory, store, db, reconciler, metrics, now, config, writeNodes, device,
     async attested(name, agoMs, mac = '52:54:00:12:34:56') {
       await inventory.recordAttested(await device(name), { at: new Date(now.t - agoMs).toISOString(), mac, bootId: 'b', eks: {}, secureBoot: true, switchPort: 'Port 5' });
     },

@@ -82,6 +82,25 @@ describe('desired_action provision', () => {
     expect(await h.journal()).toHaveLength(2);
   });
 
+  it('a node that attests from HookOS after its run succeeded: journaled once, and the alert\'s metric counts it', async () => {
+    h = await harness();
+    await h.attested('node-1', 3_600_000);
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    await h.reconciler.pass();
+    const name = `provision-node-1-${h.now.t / 1000}`;
+    h.now.t += 600_000;
+    tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'install', state: 'SUCCESS', executionStart: new Date(h.now.t - 300_000).toISOString(), executionStop: new Date(h.now.t - 200_000).toISOString() }] }] });
+    await h.reconciler.pass();
+    h.now.t += 120_000;
+    await h.attested('node-1', 0);
+    await h.reconciler.pass();
+    await h.reconciler.pass();
+    expect((await h.journal()).filter((l) => l.includes('booted HookOS'))).toEqual([
+      `warning: node-1: the node booted HookOS and attested after Workflow ${name} succeeded, instead of booting its disk; its config stays unread. Fix its boot order so the disk comes before PXE, then set desired_action to provision`,
+    ]);
+    expect(await h.metrics.registry.getSingleMetricAsString('fleet_node_booted_hookos_after_install_total')).toContain('fleet_node_booted_hookos_after_install_total{node="node-1"} 1');
+  });
+
   it('a machine that just attested from HookOS starts without a power cycle', async () => {
     h = await harness();
     await h.attested('node-1', 60_000);

@@ -313,6 +313,21 @@ describe('outcomes', () => {
     expect(journals(p.steps)[0]).toMatch(/never reported its first action within its global timeout \(3000 s\); fleetd deleted it, and no later boot resumes it/);
   });
 
+  it('a node that attests again after its provision succeeded booted HookOS instead of its disk: journaled once per run, counted', () => {
+    const attested = (agoMs: number) => ({ at: new Date(NOW - agoMs).toISOString(), mac: '52:54:00:12:34:56', bootId: 'b2', eks: {}, secureBoot: true, switchPort: 'Port 5' });
+    const d = device({ status: 'planned', attested: attested(60_000) });
+    const done = run(d, 'provision', 600_000, { state: 'SUCCESS', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 500_000), action('install', 'SUCCESS', 400_000)] }] });
+    const w = { ...steady(d), workflows: [done], noted: new Set([`wf:${done.metadata.name}:ended`]) };
+    const p = plan(w, cfg);
+    expect(journals(p.steps)).toEqual([
+      `warning: n1: the node booted HookOS and attested after Workflow ${done.metadata.name} succeeded, instead of booting its disk; its config stays unread. Fix its boot order so the disk comes before PXE, then set desired_action to provision`,
+    ]);
+    expect(p.steps.filter((s) => s.to === 'metric')).toEqual([{ to: 'metric', op: 'bootedHookOSAfterInstall', node: 'n1' }]);
+    // Once per run: the note stops the next pass; an attestation from before the run ended is no such boot.
+    expect(journals(plan({ ...w, noted: new Set([...w.noted, `wf:${done.metadata.name}:hookos-after`]) }, cfg).steps)).toEqual([]);
+    expect(journals(plan({ ...w, devices: [{ ...d, attested: attested(700_000) }] }, cfg).steps)).toEqual([]);
+  });
+
   it('allowPXE is on exactly while a run is unfinished; a finished run turns it off', () => {
     const d = device();
     const running = run(d, 'provision', 60_000, { state: 'RUNNING', tasks: [{ actions: [action('wipe-disk', 'RUNNING', 30_000)] }] });

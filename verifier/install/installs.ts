@@ -135,7 +135,9 @@ export class Installs {
         return { status: 404, reason: 'unknown code' };
       }
       const device = await this.o.inventory.deviceByName(record.hostname).catch(() => null);
-      if (record.servedAt) {
+      // Served, but the inventory never took the release (still planned): to the runbook that is a
+      // missing config, since the node boots its install and asks in vain.
+      if (record.servedAt && device?.status !== 'planned') {
         metrics.configRefetched.labels(record.hostname).inc();
         if (device) await this.journalOnce(device, 'warning', `the node asked again for the Talos config fleetd served it (at ${record.servedAt}, from ${peer})`);
         return { status: 404, reason: 'served' };
