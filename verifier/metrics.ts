@@ -22,6 +22,7 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly passes = new Counter({ name: 'fleet_reconcile_passes_total', help: 'Reconcile passes, by outcome', labelNames: ['outcome'], registers: [this.registry] });
+  readonly errors = new Counter({ name: 'fleet_errors_total', help: 'Requests fleetd failed to answer (500), by route', labelNames: ['route'], registers: [this.registry] });
   readonly reconcileWrites = new Counter({ name: 'fleet_reconcile_writes_total', help: 'Writes made by reconcile passes', registers: [this.registry] });
   private notAfter: Date | undefined;
   readonly certificateExpiry = new Gauge({

@@ -37,7 +37,7 @@ async function setup(binding: 'a' | 'b') {
   const audit = createAudit((l) => audits.push(JSON.parse(l) as Record<string, unknown>));
   const { installs, metrics } = await testInstalls(rig.dir, nb.inventory, rig.store, audit);
   const service = new AttestationService({ inventory: nb.inventory, store: rig.store, audit, installs, metrics });
-  const app = buildServer({ service });
+  const app = buildServer({ service, metrics });
   const url = await listen(app, { host: '127.0.0.1', port: 0 }, false);
   close = () => app.close();
   const id = nb.ids.get('node-1')!;
@@ -47,7 +47,7 @@ async function setup(binding: 'a' | 'b') {
     return lines;
   };
   const writes = () => nb!.fake.changes({ type: 'dcim.device', id }).length + nb!.fake.changes({ type: 'extras.journalentry' }).length;
-  return { r: rig, f: nb, id, audits, attest, writes };
+  return { r: rig, f: nb, id, audits, attest, writes, metrics };
 }
 
 describe('admission with NetBox on a real TPM', () => {
@@ -78,6 +78,17 @@ describe('admission with NetBox on a real TPM', () => {
       expect.objectContaining({ kind: 'danger', message: `node-1 was refused: approved_ek_hash was last written by mallory, not ${TERRAFORM}. Restore the binding from git and apply it again` }),
     ]);
     expect(audits.find((l) => l.audit === 'attest.verdict')).toMatchObject({ verdict: 'ek-binding-unauthored', node: 'node-1' });
+  });
+
+  it('NetBox that does not answer: the try fails with a 500 the agent retries, nothing is written, and the error is counted', async () => {
+    const { f, attest, writes, metrics } = await setup('a');
+    const before = writes();
+    f.fake.failNext(1000);
+    const lines = await attest();
+    expect(lines).toEqual([expect.stringMatching(/^attest: try 1 failed: 127\.0\.0\.1:\d+ answered 500$/), 'attest: no verdict after 1 tries; read journalctl -u fleetd on the verifier']);
+    f.fake.clearFaults();
+    expect(writes()).toBe(before);
+    expect(await metrics.registry.getSingleMetricAsString('fleet_errors_total')).toMatch(/^fleet_errors_total\{route="\/v1\/attest\/(start|finish)"\} [1-9]/m);
   });
 
   it('ek-hash-mismatch: NetBox is not written at all', async () => {

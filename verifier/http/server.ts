@@ -74,6 +74,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       return reply.code(err.statusCode).send({ error: err.code ?? 'bad-request', message: err.message });
     }
     req.log.error({ err }, 'request failed');
+    opts.metrics?.errors.labels(req.routeOptions.url ?? 'unrouted').inc();
     return reply.code(500).send({ error: 'internal', message: 'the verifier failed; read journalctl -u fleetd' });
   });
   return app;
