@@ -16,6 +16,24 @@ const DEBIAN = {
   swtpm_localca: 'swtpm-tools',
   tpm2_createek: 'tpm2-tools',
   openssl: 'openssl',
+  // the Template actions' real-disk tests (test/actions)
+  sgdisk: 'gdisk',
+  mcopy: 'mtools',
+  'mkfs.vfat': 'dosfstools',
+  debugfs: 'e2fsprogs',
+  zstd: 'zstd',
+  xz: 'xz-utils',
+  // the syslog receiver's tests: real logger and busybox syslogd output
+  logger: 'bsdutils',
+  busybox: 'busybox',
+};
+
+// a file → the Debian package that provides it (libraries and daemons that are not commands)
+const DEBIAN_FILES = {
+  // cap (LLDP capture) builds against libpcap's headers during npm ci
+  '/usr/include/pcap/pcap.h': 'libpcap-dev',
+  // the syslog tests run a private journald
+  '/lib/systemd/systemd-journald': 'systemd',
 };
 
 function onPath(cmd) {
@@ -31,7 +49,12 @@ function ensureNpm() {
 }
 
 function ensureDebian() {
-  const missing = [...new Set(Object.entries(DEBIAN).filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg))];
+  const missing = [
+    ...new Set([
+      ...Object.entries(DEBIAN).filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg),
+      ...Object.entries(DEBIAN_FILES).filter(([file]) => !existsSync(file)).map(([, pkg]) => pkg),
+    ]),
+  ];
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !onPath('apt-get')) {
@@ -52,7 +75,8 @@ function ensureDebian() {
   }
 }
 
-ensureNpm();
+// Debian first: native npm packages (cap) build against its headers.
 ensureDebian();
+ensureNpm();
 // The package.json must still parse: a truncated checkout is a setup problem, say it here.
 JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
