@@ -21,6 +21,7 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   attest: () => import('./attest.js'),
   eventlog: () => import('./eventlog.js'),
   reconcile: () => import('./reconcile.js'),
+  'image-to-disk': () => import('./image-to-disk.js'),
 };
 
 async function main(): Promise<void> {

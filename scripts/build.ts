@@ -20,11 +20,27 @@ const common: BuildOptions = {
   banner: { js: "import { createRequire as __fleetRequire } from 'node:module'; const require = __fleetRequire(import.meta.url);" },
 };
 
+/**
+ * The agent ships as one file plus cap.node (the LLDP capture's libpcap addon): cap requires
+ * './build/Release/cap.node' by a literal path, so esbuild copies the addon to the bundle's
+ * directory as cap.node and the bundle requires it from beside itself. Minified: every netboot
+ * fetches it, and TypeBox alone is 200 kB unminified.
+ */
+export const AGENT_BUNDLE: BuildOptions = { ...common, loader: { '.node': 'copy' }, assetNames: '[name]', minify: true };
+
+/** dist/agent.mjs and cap.node, or the same into another directory (tests and the bench). */
+export async function buildAgent(outDir = join(root, 'dist')): Promise<string> {
+  const outfile = join(outDir, 'agent.mjs');
+  await build({ ...AGENT_BUNDLE, entryPoints: [join(root, 'agent/entry.ts')], outfile });
+  return outfile;
+}
+
 export async function buildAll(): Promise<void> {
-  // better-sqlite3 finds its native addon through `bindings`, which a bundle cannot follow: it
-  // stays in node_modules beside dist/. The agent bundle needs no native addon of it.
-  await build({ ...common, entryPoints: [join(root, 'cli/fleet.ts')], outfile: join(root, 'dist/fleet.mjs'), external: ['better-sqlite3'] });
-  await build({ ...common, entryPoints: [join(root, 'agent/entry.ts')], outfile: join(root, 'dist/agent.mjs') });
+  // better-sqlite3 and unix-dgram (the syslog receiver's journal socket) find their native addons
+  // through `bindings`, which a bundle cannot follow: they stay in node_modules beside dist/, and
+  // so does cap for the CLI. The agent bundle needs no better-sqlite3.
+  await build({ ...common, entryPoints: [join(root, 'cli/fleet.ts')], outfile: join(root, 'dist/fleet.mjs'), external: ['better-sqlite3', 'cap', 'unix-dgram'] });
+  await buildAgent();
   await chmod(join(root, 'dist/fleet.mjs'), 0o755);
 }
 

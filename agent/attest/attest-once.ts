@@ -17,11 +17,17 @@ export interface BootFacts {
   lldp: Uint8Array | null;
 }
 
+/**
+ * The facts while the LLDP capture may still run: the frame is needed only for the report, after
+ * the keys and the first round trip, so the capture overlaps the TPM's work.
+ */
+export type PendingBootFacts = Omit<BootFacts, 'lldp'> & { lldp: BootFacts['lldp'] | Promise<BootFacts['lldp']> };
+
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const unb64 = (s: string) => new Uint8Array(Buffer.from(s, 'base64'));
 
 /** `start`: the EKs the TPM has (with their certificates) and this boot's AK. */
-export function startRequest(keys: AttestationKeys, boot: BootFacts): StartRequest {
+export function startRequest(keys: AttestationKeys, boot: PendingBootFacts): StartRequest {
   return {
     serial: boot.serial,
     mac: boot.mac,
@@ -69,12 +75,12 @@ export async function finishRequest(keys: AttestationKeys, start: StartResponse,
  * One attestation, both round trips. Resolves with the verifier's verdict; rejects when the TPM
  * or the network fails. Every TPM object it creates is flushed, also on failure.
  */
-export async function attestOnce(tpm: Tpm, client: ClientOptions, boot: BootFacts): Promise<FinishResponse> {
+export async function attestOnce(tpm: Tpm, client: ClientOptions, boot: PendingBootFacts): Promise<FinishResponse> {
   const keys = await AttestationKeys.open(tpm);
   try {
     const start = await postJson(client, PATHS.start, startRequest(keys, boot), StartAnswer);
     if ('verdict' in start) return start;
-    const finish = await finishRequest(keys, start, buildReport(start.session, boot), boot.eventLog);
+    const finish = await finishRequest(keys, start, buildReport(start.session, { ...boot, lldp: await boot.lldp }), boot.eventLog);
     return await postJson(client, PATHS.finish, finish, FinishResponse);
   } finally {
     await keys.close();

@@ -5,13 +5,13 @@ import { RETRYABLE_VERDICTS, type Verdict } from '../../shared/wire/verdicts.js'
 import { dirname } from 'node:path';
 import { writeAttestedMarker } from '../../shared/worker/marker.js';
 import { removeInstallCode, writeInstallCode } from '../install-code.js';
-import { attestOnce, type BootFacts } from './attest-once.js';
+import { attestOnce, type PendingBootFacts } from './attest-once.js';
 import type { ClientOptions } from './verifier-client.js';
 
 export interface AttestRun {
   tpm: Tpm;
   client: ClientOptions;
-  boot: BootFacts;
+  boot: PendingBootFacts;
   installCodePath: string;
   /** Prints one console line. */
   say: (line: string) => void;

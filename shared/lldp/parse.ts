@@ -13,7 +13,7 @@ export const ETHERTYPE_LLDP = 0x88cc;
 /** 802.1Q C-tag, 802.1ad S-tag, and the pre-standard 0x9100 S-tag some switches still send. */
 export const VLAN_TAG_TYPES: ReadonlySet<number> = new Set([0x8100, 0x88a8, 0x9100]);
 /** Nearest bridge, nearest non-TPMR bridge, nearest customer bridge (802.1AB-2016 Table 7-1). */
-const LLDP_GROUP_ADDRESSES = new Set(['01:80:c2:00:00:0e', '01:80:c2:00:00:03', '01:80:c2:00:00:00']);
+export const LLDP_GROUP_ADDRESSES: ReadonlySet<string> = new Set(['01:80:c2:00:00:0e', '01:80:c2:00:00:03', '01:80:c2:00:00:00']);
 
 /** Refused with this code: a frame that is well-formed Ethernet but carries no LLDP. */
 export const LLDP_NOT_LLDP = 'lldp-not-lldp';

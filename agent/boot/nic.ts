@@ -1,0 +1,62 @@
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FleetError } from '../../shared/errors.js';
+
+export interface BootNic {
+  name: string;
+  mac: string;
+  /** How it was chosen, for the console line. */
+  by: 'BOOTIF' | 'ip=' | 'the only NIC with a link';
+}
+
+interface Nic {
+  name: string;
+  mac: string;
+  up: boolean;
+  physical: boolean;
+}
+
+const read = (p: string) => readFile(p, 'utf8').then((s) => s.trim(), () => '');
+
+async function listNics(net: string): Promise<Nic[]> {
+  let names: string[];
+  try {
+    names = await readdir(net);
+  } catch (err) {
+    throw new FleetError('boot-nic', `cannot list the NICs in ${net}: ${(err as Error).message}`);
+  }
+  const nics = await Promise.all(
+    names.sort().map(async (name) => ({
+      name,
+      mac: (await read(join(net, name, 'address'))).toLowerCase(),
+      up: (await read(join(net, name, 'operstate'))) === 'up' || (await read(join(net, name, 'carrier'))) === '1',
+      // A real NIC has a device; bridges, veths made by containers and lo do not.
+      physical: await stat(join(net, name, 'device')).then(() => true, () => false),
+    })),
+  );
+  return nics.filter((n) => n.name !== 'lo' && /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/.test(n.mac) && n.mac !== '00:00:00:00:00:00');
+}
+
+/**
+ * The NIC this machine netbooted from: the one whose MAC BOOTIF names, else the one ip= names,
+ * else the only physical NIC with a link. Its MAC goes in the report and its LLDP frame is captured.
+ */
+export async function pickBootNic(want: { bootMac: string | null; bootNic: string | null }, net = '/sys/class/net'): Promise<BootNic> {
+  const nics = await listNics(net);
+  if (want.bootMac) {
+    const nic = nics.find((n) => n.mac === want.bootMac);
+    if (nic) return { name: nic.name, mac: nic.mac, by: 'BOOTIF' };
+    throw new FleetError('boot-nic', `no NIC has the MAC BOOTIF names (${want.bootMac}); NICs: ${nics.map((n) => `${n.name} ${n.mac}`).join(', ') || 'none'}`);
+  }
+  if (want.bootNic) {
+    const nic = nics.find((n) => n.name === want.bootNic);
+    if (nic) return { name: nic.name, mac: nic.mac, by: 'ip=' };
+    throw new FleetError('boot-nic', `ip= names ${want.bootNic}, which this machine does not have; NICs: ${nics.map((n) => n.name).join(', ') || 'none'}`);
+  }
+  const linked = nics.filter((n) => n.physical && n.up);
+  if (linked.length === 1) return { name: linked[0]!.name, mac: linked[0]!.mac, by: 'the only NIC with a link' };
+  throw new FleetError(
+    'boot-nic',
+    `the kernel command line names no boot NIC (BOOTIF= or ip=), and ${linked.length === 0 ? 'no NIC has a link' : `${linked.length} NICs have a link (${linked.map((n) => n.name).join(', ')})`}; add BOOTIF=01-\${netX/mac:hexhyp} to the iPXE script in hookos/`,
+  );
+}

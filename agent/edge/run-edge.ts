@@ -1,0 +1,117 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage } from '../../shared/errors.js';
+import { parseLldpFrame } from '../../shared/lldp/parse.js';
+import { Tpm } from '../../shared/tpm/client.js';
+import { openTransport } from '../../shared/tpm/transport.js';
+import { runAttestation, type AttestOutcome } from '../attest/run.js';
+import { parseCmdline } from '../boot/cmdline.js';
+import { pickBootNic } from '../boot/nic.js';
+import { ensureSecurityfs, SECURITYFS } from '../boot/securityfs.js';
+import { DEFAULT_PATHS, readBootId, readEventLog, readSerial } from '../boot-facts.js';
+import { setClock } from '../clock/set-clock.js';
+import { INSTALL_CODE_PATH, removeInstallCode } from '../install-code.js';
+import type { LldpCaptureResult } from '../lldp/capture.js';
+
+/** Everything the edge runtime touches, so a test can give it a fake machine. */
+export interface EdgeEnv {
+  /** Prefix of /proc, /sys and /worker: '' on a machine, a temp dir in tests. */
+  root: string;
+  tpm: string;
+  say: (line: string) => void;
+  /** How long to wait for the switch's LLDP frame. */
+  lldpWindowMs: number;
+  tries: number;
+  retryDelayMs: number;
+  setClock?: (ms: number) => Promise<void>;
+  mountSecurityfs?: (target: string) => Promise<void>;
+  capture: (nic: string, opts: { timeoutMs: number; signal?: AbortSignal }) => Promise<LldpCaptureResult>;
+}
+
+export type EdgeOutcome = AttestOutcome | { kind: 'no-attempt'; reason: string };
+
+/** The console's words for a frame the capture already parsed once. */
+function describeFrame(frame: Uint8Array): string {
+  try {
+    const f = parseLldpFrame(frame);
+    return `switch ${f.systemName ?? f.chassisId.value}, port ${f.portId.value}${f.portDescription ? ` (${f.portDescription})` : ''}`;
+  } catch (err) {
+    return `a frame that does not parse: ${errorMessage(err)}`;
+  }
+}
+
+/**
+ * One HookOS boot, as hook-bootkit starts the tink-agent-autoid entrypoint: read the kernel command
+ * line, set the clock, mount securityfs, find the boot NIC, capture the switch's LLDP frame while
+ * the TPM works, attest (5 tries, 30 s apart), write the install code. Every step says on the
+ * console what it did or why it could not; nothing here throws for the machine's state.
+ */
+export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
+  const { say } = env;
+  const at = (p: string) => join(env.root || '/', p);
+  // Whatever happens below, no code an earlier boot left may outlive this one's attestation.
+  await removeInstallCode(at(INSTALL_CODE_PATH));
+  const cmdline = await readFile(at('/proc/cmdline'), 'utf8').catch((err: unknown) => {
+    say(`agent: cannot read /proc/cmdline: ${errorMessage(err)}`);
+    return '';
+  });
+  const { params, problems } = parseCmdline(cmdline);
+  for (const p of problems) say(`agent: ${p}`);
+
+  if (params.ntpServer) say(await setClock(params.ntpServer, env.setClock ? { set: env.setClock } : {}));
+
+  try {
+    if ((await ensureSecurityfs({ mountsPath: at('/proc/mounts'), target: at(SECURITYFS), ...(env.mountSecurityfs ? { mount: env.mountSecurityfs } : {}) })) === 'mounted') {
+      say(`securityfs: mounted on ${SECURITYFS}`);
+    }
+  } catch (err) {
+    say(`securityfs: ${errorMessage(err)}`);
+  }
+
+  const noAttempt = (reason: string): EdgeOutcome => {
+    say(`attest: no verdict: ${reason}`);
+    return { kind: 'no-attempt', reason };
+  };
+  if (!params.attestUrl) return noAttempt('no verifier URL (fleet_attest_url)');
+  let nic;
+  try {
+    nic = await pickBootNic(params, at(DEFAULT_PATHS.net));
+  } catch (err) {
+    return noAttempt(errorMessage(err));
+  }
+  say(`nic: ${nic.name} ${nic.mac} (by ${nic.by})`);
+
+  // The switch sends a frame about every 30 s: listen while the TPM makes its keys.
+  const capture = new AbortController();
+  const lldp = env.capture(nic.name, { timeoutMs: env.lldpWindowMs, signal: capture.signal }).then((r) => {
+    if (r.frame) say(`lldp: ${describeFrame(r.frame)}`);
+    else if (r.reason !== 'aborted') say(`lldp: no frame on ${nic.name} (${r.reason === 'timeout' ? `none within ${Math.round(env.lldpWindowMs / 1000)} s` : r.reason}); the report says so`);
+    return r.frame;
+  });
+
+  let tpm: Tpm | undefined;
+  try {
+    const [serial, bootId, eventLog] = await Promise.all([
+      readSerial(at(DEFAULT_PATHS.serial)),
+      readBootId(at(DEFAULT_PATHS.bootId)),
+      readEventLog(at(DEFAULT_PATHS.eventLog)),
+    ]);
+    if (!eventLog) say(`eventlog: none at ${DEFAULT_PATHS.eventLog}; the verifier refuses a boot without one (eventlog-missing)`);
+    tpm = new Tpm(await openTransport(env.tpm));
+    return await runAttestation({
+      tpm,
+      client: { baseUrl: params.attestUrl.href.replace(/\/$/, '') },
+      boot: { serial, mac: nic.mac, bootId, eventLog, lldp },
+      installCodePath: at(INSTALL_CODE_PATH),
+      say,
+      tries: env.tries,
+      retryDelayMs: env.retryDelayMs,
+    });
+  } catch (err) {
+    return noAttempt(errorMessage(err));
+  } finally {
+    capture.abort();
+    await lldp;
+    await tpm?.close().catch(() => undefined);
+  }
+}

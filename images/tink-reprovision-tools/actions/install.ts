@@ -1,0 +1,4 @@
+import { install } from '../install/install.js';
+import { main } from '../lib/action.js';
+
+await main('install', install);

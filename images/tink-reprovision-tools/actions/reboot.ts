@@ -1,0 +1,4 @@
+import { reboot } from '../boot/reboot.js';
+import { main } from '../lib/action.js';
+
+await main('reboot', reboot);

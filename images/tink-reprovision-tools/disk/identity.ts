@@ -1,0 +1,33 @@
+import { describeDisk, type Disk } from './disk.js';
+
+export type Identity = { ok: true; disk: Disk } | { ok: false; reason: string };
+
+/**
+ * Which disk the declaration names, decided from what the disks report and never from a /dev name:
+ * exactly one disk must report the declared serial, be fixed (not removable, not on USB), be the
+ * very device at `installDisk` (`installDev`, its device number, or null when nothing is there),
+ * writable, and free of RAID, LVM and device-mapper. The reasons are the runbook's lines.
+ */
+export function identify(disks: readonly Disk[], serial: string, installDisk: string, installDev: string | null): Identity {
+  const named = disks.filter((d) => d.serials.includes(serial));
+  if (named.length === 0) return { ok: false, reason: `no disk reports the serial ${serial}` };
+  if (named.length > 1) return { ok: false, reason: `more than one disk reports the serial ${serial}` };
+  const disk = named[0]!;
+  if (disk.removable) return { ok: false, reason: `/dev/${disk.name} is removable` };
+  if (disk.usb) return { ok: false, reason: `/dev/${disk.name} is on USB` };
+  if (installDev !== disk.dev) {
+    return { ok: false, reason: `${installDisk} is ${whatIsAt(disks, installDev)}, but the disk that reports ${serial} is /dev/${disk.name}` };
+  }
+  if (disk.readOnly) return { ok: false, reason: `${installDisk} is read-only` };
+  if (disk.holders.length > 0) return { ok: false, reason: `${installDisk} is held by ${disk.holders.join(', ')} (RAID, LVM or device-mapper)` };
+  return { ok: true, disk };
+}
+
+function whatIsAt(disks: readonly Disk[], dev: string | null): string {
+  if (dev === null) return 'missing';
+  const disk = disks.find((d) => d.dev === dev);
+  if (disk) return describeDisk(disk);
+  const owner = disks.find((d) => d.partitions.some((p) => p.dev === dev));
+  if (owner) return `partition ${owner.partitions.find((p) => p.dev === dev)!.name} of ${describeDisk(owner)}`;
+  return `device ${dev}, which is no install disk`;
+}

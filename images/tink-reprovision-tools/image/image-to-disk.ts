@@ -1,0 +1,77 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mtoolsImage, theEsp } from '../disk/esp.js';
+import { confirmWipedDisk } from '../disk/locate.js';
+import { byteOffset, readGpt } from '../disk/read-gpt.js';
+import type { Action } from '../lib/action.js';
+import { readInstallCode } from '../lib/fleet-dir.js';
+import { Refusal } from '../lib/refusal.js';
+import { decompressed } from './decompress.js';
+import { download } from './download.js';
+import { placeFleetSeed, readNodeUuid, FLEET_SEED_FILE, type FleetSeed } from './fleet-seed.js';
+import { imageFormat } from './format.js';
+import { fetchNocloudSeed, writeNocloudSeed, NOCLOUD_DIR } from './nocloud.js';
+import { mib, ramCap } from './ram.js';
+import { chooseRoot, ext4Partitions } from './root.js';
+import { flushDisk, hashFromDisk, writeToDisk } from './write.js';
+
+const PAYLOADS = ['nixos-image', 'alpine-image', 'cloud-init-nocloud'];
+
+/**
+ * image-to-disk: the class's disk image, downloaded into RAM and checked against IMAGE_SHA256
+ * before the first write, unpacked by its magic bytes onto the disk wipe-disk wiped in this boot,
+ * flushed, read back and hashed again; then the node's seed on it. Everything that can refuse
+ * (the seed's fetch too) comes before the first write. Running it again writes the same again.
+ */
+export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
+  const os = env.OS;
+  if (!PAYLOADS.includes(os)) throw new Refusal(`OS is "${os}", not a disk-image payload (${PAYLOADS.join(', ')})`);
+  const path = env.INSTALL_DISK;
+  if (!path) throw new Refusal('no install disk is declared');
+  if (!env.IMAGE_URL) throw new Refusal('no image URL is declared');
+  const expected = env.IMAGE_SHA256.toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(expected)) throw new Refusal('IMAGE_SHA256 is not 64 hex digits');
+  if (!env.SEED_URL) throw new Refusal('no seed URL is given');
+  const disk = await confirmWipedDisk(io, path, 'nothing written');
+  const code = await readInstallCode(io);
+  if (!code) throw new Refusal('no install code');
+
+  const dir = await mkdtemp(join(io.tmpDir, 'image-to-disk-'));
+  try {
+    const nocloud = os === 'cloud-init-nocloud';
+    const seedFiles = nocloud ? await fetchNocloudSeed(io, env.SEED_URL, code, dir, say) : [];
+    const fleetSeed: FleetSeed | null = nocloud ? null : { seedUrl: env.SEED_URL, node: env.NODE, nodeUuid: await readNodeUuid(io), installCode: code };
+
+    const image = await download(env.IMAGE_URL, `the image ${env.IMAGE_URL}`, await ramCap(io.procRoot), say);
+    if (image.sha256 !== expected) throw new Refusal(`the image's sha256 is ${image.sha256}, not IMAGE_SHA256 ${expected}; nothing written`);
+    const format = imageFormat(image.chunks);
+    say(`downloaded ${mib(image.size)} MiB (${format}), sha256 ${expected} as declared`);
+    if (format === 'raw' && image.size > disk.sizeBytes) {
+      throw new Refusal(`the image (${image.size} bytes) is larger than ${path} (${disk.sizeBytes} bytes); nothing written`);
+    }
+
+    // A raw image is written as downloaded: its sha256 is the one just checked.
+    const written = await writeToDisk(path, decompressed(format, image.chunks), disk.sizeBytes, { hash: format !== 'raw' });
+    const sha256 = written.sha256 ?? image.sha256;
+    image.chunks.length = 0; // the RAM goes back before the read-back
+    const back = await hashFromDisk(path, written.bytes);
+    if (back !== sha256) throw new Error(`${path} reads back sha256 ${back}, but the ${written.bytes} bytes written hash to ${sha256}`);
+    say(`wrote ${written.bytes} bytes to ${path}; they read back with the sha256 they were written with, ${back}`);
+
+    const gpt = await readGpt(path);
+    if (fleetSeed) {
+      const esp = theEsp(gpt, path);
+      await placeFleetSeed(io, mtoolsImage(path, gpt!, esp), fleetSeed, dir);
+      say(`put ${FLEET_SEED_FILE} on the EFI system partition (partition ${esp.index})`);
+    } else {
+      if (!gpt) throw new Error(`the image on ${path} has no GPT`);
+      const root = chooseRoot(gpt.partitions, await ext4Partitions(path, gpt));
+      if (typeof root === 'string') throw new Error(root);
+      await writeNocloudSeed(io, `${path}?offset=${byteOffset(gpt, root)}`, seedFiles, dir);
+      say(`put the seed (${seedFiles.join(', ')}) in /${NOCLOUD_DIR} on the root partition (partition ${root.index})`);
+    }
+    await flushDisk(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,34 @@
+import { errorMessage } from '../../../shared/errors.js';
+import type { ActionName } from '../actions.js';
+import { readEnv, type ActionEnv } from './env.js';
+import { machineIO, type ActionIO } from './io.js';
+import { Refusal } from './refusal.js';
+
+/** The word each action's lines start with (the runbook's `wipe: …`, `install: …`). */
+const LINE_PREFIX: Record<ActionName, string> = {
+  'wipe-disk': 'wipe',
+  install: 'install',
+  'image-to-disk': 'image-to-disk',
+  'next-boot': 'next-boot',
+  reboot: 'reboot',
+};
+
+/** An action: its environment, the world it touches, and `say` for its lines (prefixed for it). */
+export type Action<A extends ActionName> = (env: ActionEnv<A>, io: ActionIO, say: (text: string) => void) => Promise<void>;
+
+/** Runs an action to its exit code: 0 when it did its work or had none to do, 1 when it refused or failed. */
+export async function perform<A extends ActionName>(name: A, action: Action<A>, env: NodeJS.ProcessEnv, io: ActionIO): Promise<number> {
+  const say = (text: string) => io.say(`${LINE_PREFIX[name]}: ${text}`);
+  try {
+    await action(readEnv(name, env), io, say);
+    return 0;
+  } catch (err) {
+    say(err instanceof Refusal ? err.message : `failed: ${errorMessage(err)}`);
+    return 1;
+  }
+}
+
+/** The bundle's entry: the machine's world, the process's environment. */
+export async function main<A extends ActionName>(name: A, action: Action<A>): Promise<void> {
+  process.exitCode = await perform(name, action, process.env, machineIO());
+}

@@ -1,0 +1,31 @@
+import { locateDisk } from '../disk/locate.js';
+import type { Action } from '../lib/action.js';
+import { bootPassedAttestation, readBootId, readInstallCode, writeWipedRecord } from '../lib/fleet-dir.js';
+import { Refusal } from '../lib/refusal.js';
+import { erase, partitionNodes } from './erase.js';
+import { preflight } from './preflight.js';
+
+/**
+ * wipe-disk: the only action that destroys data on a disk it found by itself. Every refusal comes
+ * before the first write, in the runbook's words; then it wipes the declared disk and records the
+ * boot it wiped in, which install, image-to-disk and next-boot require.
+ */
+export const wipeDisk: Action<'wipe-disk'> = async (env, io, say) => {
+  if (env.WIPE !== 'true') {
+    say(`WIPE is "${env.WIPE}", not true: nothing wiped`);
+    return;
+  }
+  if (!env.INSTALL_DISK_SERIAL) throw new Refusal('no install disk serial is declared');
+  if (!env.INSTALL_DISK) throw new Refusal('no install disk is declared');
+  if (!(await bootPassedAttestation(io))) throw new Refusal('this boot did not pass attestation');
+  if (!(await readInstallCode(io))) throw new Refusal('no install code');
+  const disk = await locateDisk(io, env.INSTALL_DISK_SERIAL, env.INSTALL_DISK);
+  const partitions = await partitionNodes(io, disk);
+  say(`${env.INSTALL_DISK} reports the serial ${env.INSTALL_DISK_SERIAL}`);
+  await preflight(io, say, env.INSTALLER_IMAGE, env.IMAGE_URL);
+
+  await erase(io, say, disk, env.INSTALL_DISK, partitions);
+  const bootId = await readBootId(io);
+  await writeWipedRecord(io, { bootId, disk: env.INSTALL_DISK, serial: env.INSTALL_DISK_SERIAL, at: new Date().toISOString() });
+  say(`wiped ${env.INSTALL_DISK} in boot ${bootId}`);
+};

@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACTIONS } from '../../images/tink-reprovision-tools/actions.js';
+import { buildActions } from '../../images/tink-reprovision-tools/build.js';
+
+/**
+ * The bundles as the tools image runs them (`node /opt/fleet/<name>.mjs`): one self-contained file
+ * per action of the catalogue, reading its environment. Only what cannot touch this machine is run
+ * here: a skip or a refusal before any disk, and never reboot.
+ */
+let out: string;
+beforeAll(async () => {
+  out = await mkdtemp(join(tmpdir(), 'fleet-bundles-'));
+  await buildActions(out);
+});
+afterAll(() => rm(out, { recursive: true, force: true }));
+
+function run(name: string, env: Record<string, string>): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(out, `${name}.mjs`)], { env: { PATH: process.env.PATH!, ...env } }, (err, stdout) => {
+      resolve({ code: err ? Number(err.code) : 0, stdout });
+    });
+  });
+}
+
+describe('the action bundles', () => {
+  it('are one file per action, importing nothing but Node itself', async () => {
+    expect((await readdir(out)).sort()).toEqual(Object.keys(ACTIONS).map((n) => `${n}.mjs`).sort());
+    for (const f of await readdir(out)) {
+      const imports = [...(await readFile(join(out, f), 'utf8')).matchAll(/\bfrom\s*"([^"]+)"/g)].map((m) => m[1]);
+      for (const i of imports) expect(i, `${f} imports ${i}`).toMatch(/^node:/);
+    }
+  });
+
+  it('print their lines with their names and exit as the Template expects', async () => {
+    expect(await run('wipe-disk', { WIPE: 'false' })).toEqual({ code: 0, stdout: 'wipe: WIPE is "false", not true: nothing wiped\n' });
+    expect(await run('wipe-disk', { WIPE: 'true', INSTALL_DISK: '/dev/sda', INSTALL_DISK_SERIAL: '<no value>' })).toEqual({ code: 1, stdout: 'wipe: no install disk serial is declared\n' });
+    expect(await run('install', { INSTALL: 'false' })).toEqual({ code: 0, stdout: 'install: INSTALL is "false", not true: nothing installed (a retirement wipes only)\n' });
+    expect(await run('next-boot', { OS: '' })).toEqual({ code: 0, stdout: 'next-boot: OS is empty: nothing was installed, so the boot entries stay as they are\n' });
+    expect(await run('image-to-disk', { OS: 'talos' })).toEqual({ code: 1, stdout: 'image-to-disk: OS is "talos", not a disk-image payload (nixos-image, alpine-image, cloud-init-nocloud)\n' });
+  });
+});

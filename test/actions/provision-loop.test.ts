@@ -1,0 +1,165 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextBoot } from '../../images/tink-reprovision-tools/boot/next-boot.js';
+import { reboot } from '../../images/tink-reprovision-tools/boot/reboot.js';
+import { PART_TYPE } from '../../images/tink-reprovision-tools/disk/gpt.js';
+import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
+import { install } from '../../images/tink-reprovision-tools/install/install.js';
+import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
+import { usedDisk } from './disk-images.js';
+import { Loops, mirrorLoop, sha256sum } from './loop.js';
+import { Rig } from './rig.js';
+
+/**
+ * The provision Template on a real disk: wipe-disk, install (the stub docker plays the engine and
+ * the Talos installer), next-boot (the stub efibootmgr plays the firmware's variables), reboot;
+ * each action run twice, and the runbook's failures of install.
+ */
+const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
+const BROKEN = 'ghcr.io/siderolabs/installer:v0.0.0-broken';
+const CONFIG_URL = 'https://fleet.example:8443/v1/config';
+const loops = new Loops();
+let rig: Rig;
+let disk: string;
+
+const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-PROVISION', INSTALLER_IMAGE: INSTALLER });
+const installEnv = (more: Record<string, string> = {}) => ({ INSTALL: 'true', INSTALL_DISK: disk, INSTALLER_IMAGE: INSTALLER, CONFIG_URL, ...more });
+
+/** A fresh boot that attested, with the disk wiped in it. */
+async function wipedInNewBoot(): Promise<void> {
+  await rig.setBootId(randomUUID());
+  await rig.attest();
+  await mirrorLoop(rig.sys, disk, 'SN-PROVISION');
+  const r = await rig.perform('wipe-disk', wipeDisk, wipeEnv());
+  expect(r.code, r.lines.join('\n')).toBe(0);
+}
+
+const dockerRuns = async () => (await readFile(join(rig.dockerState, 'calls.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as string[]).filter((a) => a[0] === 'run');
+
+beforeAll(async () => {
+  rig = await Rig.create();
+  rig.allowLoop = true;
+  await writeFile(join(rig.dockerState, 'registry.json'), JSON.stringify({ images: { [INSTALLER]: 'ok', [BROKEN]: 'broken' } }));
+  const file = join(rig.dir, 'disk.img');
+  await usedDisk(file);
+  disk = loops.attach(file);
+  execFileSync('partx', ['--add', disk]);
+});
+afterAll(async () => {
+  loops.detachAll();
+  await rig.cleanup();
+});
+
+describe('install', () => {
+  it('installs Talos with talos.config at CONFIG_URL/<install code>, and never prints the code', async () => {
+    await wipedInNewBoot();
+    const r = await rig.perform('install', install, installEnv());
+    expect(r).toEqual({ code: 0, lines: [`install: running the installer ${INSTALLER} on ${disk}`, `install: installed Talos to ${disk}`] });
+    expect((await dockerRuns()).at(-1)).toEqual(['run', '--rm', '--privileged', '-v', '/dev:/dev', INSTALLER, 'install', '--disk', disk, '--platform', 'metal', '--config', `${CONFIG_URL}/${rig.code}`]);
+    const gpt = await readGpt(disk);
+    expect(gpt?.partitions.map((p) => [p.index, p.type])).toEqual([[1, PART_TYPE.efiSystem], [2, PART_TYPE.linuxFilesystem], [3, PART_TYPE.linuxFilesystem]]);
+    const cmdline = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
+    expect(cmdline).toContain(`talos.config=${CONFIG_URL}/${rig.code}`);
+    expect(rig.lines.join('\n')).not.toContain(rig.code);
+  });
+
+  it('run again in the same boot (the agent restarted mid-install): the installer\'s own refusal, then the failure line; the disk is unchanged', async () => {
+    const before = sha256sum(disk);
+    const r = await rig.perform('install', install, installEnv());
+    expect(r.code).toBe(1);
+    expect(r.lines.slice(-2)).toEqual([
+      `install: failed to perform disk operations: disk ${disk} is not empty, skipping install, detected "gpt"`,
+      'install: the installer failed; the lines above are its last output',
+    ]);
+    expect(r.lines.length).toBeLessThanOrEqual(22);
+    expect(sha256sum(disk)).toBe(before);
+  });
+
+  it('resumed in a new boot after wipe-disk: refuses, installs nothing, runs no installer', async () => {
+    const before = sha256sum(disk);
+    const runs = (await dockerRuns()).length;
+    await rig.setBootId(randomUUID());
+    await rig.attest();
+    const r = await rig.perform('install', install, installEnv());
+    expect(r).toEqual({ code: 1, lines: ['install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision'] });
+    expect(sha256sum(disk)).toBe(before);
+    expect(await dockerRuns()).toHaveLength(runs);
+  });
+
+  it('an installer that fails: its last lines, the code blanked, then the failure line', async () => {
+    await wipedInNewBoot();
+    const r = await rig.perform('install', install, installEnv({ INSTALLER_IMAGE: BROKEN }));
+    expect(r.code).toBe(1);
+    expect(r.lines).toContain(`install: 2025/03/01 10:00:00 kernel command line: talos.platform=metal talos.config=${CONFIG_URL}/<install code>`);
+    expect(r.lines.slice(-2)).toEqual(['install: failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument', 'install: the installer failed; the lines above are its last output']);
+    expect(r.lines.join('\n')).not.toContain(rig.code);
+  });
+
+  it('a retirement (INSTALL false) installs nothing; a disk other than the wiped one or no code is refused', async () => {
+    const runs = (await dockerRuns()).length;
+    expect(await rig.perform('install', install, installEnv({ INSTALL: 'false' }))).toEqual({ code: 0, lines: ['install: INSTALL is "false", not true: nothing installed (a retirement wipes only)'] });
+    expect(await rig.perform('install', install, installEnv({ INSTALL_DISK: '/dev/sdq' }))).toEqual({ code: 1, lines: [`install: /dev/sdq is not ${disk}, the disk wipe-disk wiped; nothing installed`] });
+    await rm(join(rig.fleet, 'install_code'));
+    expect(await rig.perform('install', install, installEnv())).toEqual({ code: 1, lines: ['install: no install code'] });
+    expect(await dockerRuns()).toHaveLength(runs);
+  });
+});
+
+describe('next-boot and reboot after an install', () => {
+  const PXE = { label: 'UEFI PXEv4 (MAC:525400123456)', path: 'PciRoot(0x0)/Pci(0x3,0x0)/MAC(525400123456,1)/IPv4(0.0.0.0,0,DHCP,0.0.0.0,0.0.0.0,0.0.0.0)', active: true };
+  const UIAPP = { label: 'UiApp', path: 'FvVol(7cb8bdc9-f8eb-4f34-aaea-3ee4af6516a1)/FvFile(462caa21-7614-4503-836e-8ab6f4662331)', active: false };
+  const STALE = { label: 'fleet talos', path: 'HD(1,GPT,0b5c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11,0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)', active: true };
+  const efivars = async () => JSON.parse(await readFile(rig.efivars, 'utf8')) as { bootNext: string; bootOrder: string[]; entries: Record<string, typeof PXE> };
+
+  beforeAll(async () => {
+    await wipedInNewBoot();
+    expect((await rig.perform('install', install, installEnv())).code).toBe(0);
+    await writeFile(rig.efivars, JSON.stringify({ bootCurrent: '0001', timeout: 0, bootNext: null, bootOrder: ['0001', '0002', '0000'], entries: { '0000': UIAPP, '0001': PXE, '0002': STALE } }));
+  });
+
+  it('replaces an earlier install\'s entry with one for this ESP, first in BootOrder and BootNext, read back', async () => {
+    const esp = (await readGpt(disk))!.partitions[0]!;
+    const r = await rig.perform('next-boot', nextBoot, { OS: 'talos', INSTALL_DISK: disk });
+    expect(r).toEqual({
+      code: 0,
+      lines: [
+        'next-boot: deleted Boot0002, a "fleet talos" entry that loads something else',
+        `next-boot: Boot0002 "fleet talos" loads \\EFI\\BOOT\\BOOTX64.EFI from partition 1 (${esp.guid}) of ${disk}`,
+        'next-boot: BootNext is 0002; BootOrder is 0002,0001,0000',
+      ],
+    });
+    const vars = await efivars();
+    expect(vars.entries['0002']).toEqual({ label: 'fleet talos', path: `HD(1,GPT,${esp.guid},0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)`, active: true });
+    expect(Object.keys(vars.entries)).toEqual(['0000', '0001', '0002']);
+  });
+
+  it('run again: keeps its entry and the order, creates nothing', async () => {
+    const before = await efivars();
+    const r = await rig.perform('next-boot', nextBoot, { OS: 'talos', INSTALL_DISK: disk });
+    expect(r.code).toBe(0);
+    expect(r.lines).toHaveLength(2);
+    expect(await efivars()).toEqual(before);
+  });
+
+  it('a retirement (no OS) leaves the entries as they are', async () => {
+    const before = await efivars();
+    expect(await rig.perform('next-boot', nextBoot, { OS: '', INSTALL_DISK: disk })).toEqual({ code: 0, lines: ['next-boot: OS is empty: nothing was installed, so the boot entries stay as they are'] });
+    expect(await efivars()).toEqual(before);
+  });
+
+  it('reboots, or powers off for a retirement, through the sysrq trigger after a sync; twice', async () => {
+    const trigger = join(rig.proc, 'sysrq-trigger');
+    for (let i = 0; i < 2; i++) {
+      await writeFile(trigger, '');
+      expect(await rig.perform('reboot', reboot, { POWER_OFF: 'false' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: rebooting'] });
+      expect(await readFile(trigger, 'utf8')).toBe('sb');
+    }
+    await writeFile(trigger, '');
+    expect(await rig.perform('reboot', reboot, { POWER_OFF: 'true' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: powering off'] });
+    expect(await readFile(trigger, 'utf8')).toBe('so');
+    expect(rig.calls.filter((c) => c.cmd === 'sync')).toHaveLength(3);
+  });
+});
