@@ -22,6 +22,8 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   eventlog: () => import('./eventlog.js'),
   reconcile: () => import('./reconcile.js'),
   'image-to-disk': () => import('./image-to-disk.js'),
+  agent: () => import('./agent.js'),
+  syslog: () => import('./syslog.js'),
 };
 
 async function main(): Promise<void> {

@@ -18,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   'render-class-inputs': { summary: 'write each class\'s Talos inputs: fleet render-class-inputs --secrets FILE --settings FILE --out DIR', load: () => import('./commands/render-class-inputs.js') },
   eventlog: { summary: 'decode a TCG event log and replay it: fleet eventlog [--json] FILE', load: () => import('./commands/eventlog.js') },
   lldp: { summary: 'decode the LLDP frames of a pcap or raw frame file: fleet lldp [--json] FILE', load: () => import('./commands/lldp.js') },
+  hookos: { summary: 'write the HookOS command line, iPXE menu and Hardware script: fleet hookos generate --config FILE --out DIR [--set NAME=VALUE]', load: () => import('./commands/hookos.js') },
 };
 
 function usage(): string {

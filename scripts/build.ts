@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-const common: BuildOptions = {
+/** One ESM file for Node 20 per entry point: the settings every fleet bundle shares. */
+export const NODE_BUNDLE: BuildOptions = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -26,7 +27,7 @@ const common: BuildOptions = {
  * directory as cap.node and the bundle requires it from beside itself. Minified: every netboot
  * fetches it, and TypeBox alone is 200 kB unminified.
  */
-export const AGENT_BUNDLE: BuildOptions = { ...common, loader: { '.node': 'copy' }, assetNames: '[name]', minify: true };
+export const AGENT_BUNDLE: BuildOptions = { ...NODE_BUNDLE, loader: { '.node': 'copy' }, assetNames: '[name]', minify: true };
 
 /** dist/agent.mjs and cap.node, or the same into another directory (tests and the bench). */
 export async function buildAgent(outDir = join(root, 'dist')): Promise<string> {
@@ -39,7 +40,7 @@ export async function buildAll(): Promise<void> {
   // better-sqlite3 and unix-dgram (the syslog receiver's journal socket) find their native addons
   // through `bindings`, which a bundle cannot follow: they stay in node_modules beside dist/, and
   // so does cap for the CLI. The agent bundle needs no better-sqlite3.
-  await build({ ...common, entryPoints: [join(root, 'cli/fleet.ts')], outfile: join(root, 'dist/fleet.mjs'), external: ['better-sqlite3', 'cap', 'unix-dgram'] });
+  await build({ ...NODE_BUNDLE, entryPoints: [join(root, 'cli/fleet.ts')], outfile: join(root, 'dist/fleet.mjs'), external: ['better-sqlite3', 'cap', 'unix-dgram'] });
   await buildAgent();
   await chmod(join(root, 'dist/fleet.mjs'), 0o755);
 }

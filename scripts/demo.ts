@@ -101,7 +101,7 @@ function opensslEkHash(certDer: string): string {
 }
 
 async function startVerifier(args: string[], audit: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['dist/fleet.mjs', 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/fleet.mjs', 'serve', '--syslog-listen', 'off', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   createInterface({ input: child.stdout! }).on('line', (l) => audit.push(l));
   const url = await new Promise<string>((resolve, reject) => {
     const errors: string[] = [];

@@ -22,6 +22,7 @@ import { KubeClient } from './kube/client.js';
 import { Controller } from './reconcile/controller.js';
 import { LeaderLease } from './reconcile/lease.js';
 import { Reconciler } from './reconcile/reconciler.js';
+import { SYSLOG_OPTIONS, SYSLOG_USAGE, startSyslog } from './syslog/serve-options.js';
 
 export const USAGE = `usage: fleet serve --state DIR (--nodes FILE | --netbox-url URL ...) [options]
   --state DIR         fleetd's own state (SQLite): waiting claims, install code hashes, and the
@@ -39,7 +40,8 @@ ${INVENTORY_USAGE}
   --config-url URL    where an installed Talos node fetches its config: talos.config=<URL>/<code>
   --class-inputs DIR  each class's Talos inputs (fleet render-class-inputs): needed to install Talos
   --target-kubeconfig FILE  the cluster nodes join: each node gets its own bootstrap token there
-  --config-ttl SEC    FLEET_CONFIG_TTL: how long a rendered config waits for its node (default 3600)`;
+  --config-ttl SEC    FLEET_CONFIG_TTL: how long a rendered config waits for its node (default 3600)
+${SYSLOG_USAGE}`;
 
 /** `fleet serve`: runs the verifier until SIGTERM or SIGINT. */
 export async function serve(args: string[], onListening: (url: string) => void = (u) => console.error(`fleetd: listening on ${u}`)): Promise<number> {
@@ -47,6 +49,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
     args,
     options: {
       ...INVENTORY_OPTIONS,
+      ...SYSLOG_OPTIONS,
       state: { type: 'string' },
       'auto-provision': { type: 'boolean', default: false },
       listen: { type: 'string', default: '127.0.0.1:8443' },
@@ -103,7 +106,13 @@ export async function serve(args: string[], onListening: (url: string) => void =
   const files = o.cert && o.key ? { certPath: o.cert, keyPath: o.key } : undefined;
   const tls = files ? loadTls(files) : undefined;
   const app = buildServer({ service, installs, metrics, ...(tls ? { tls } : {}), logger: { level: logLevel() } });
-  onListening(await listen(app, parseListenAddress(o.listen), !!tls));
+  const url = await listen(app, parseListenAddress(o.listen), !!tls);
+  // A receiver that cannot start stops fleetd, and an open HTTP server would keep it alive.
+  const syslog = await startSyslog(o, metrics, audit).catch(async (err: unknown) => {
+    await app.close();
+    throw err;
+  });
+  onListening(url);
   let unwatch = () => undefined as void;
   if (files && tls) {
     metrics.setCertificate(tls.notAfter);
@@ -115,6 +124,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
     process.once('SIGINT', stop);
   });
   unwatch();
+  await syslog?.close();
   await controller?.stop();
   await inventory.close();
   db.close();

@@ -1,5 +1,3 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { TSchema, Static } from '@sinclair/typebox';
 import { FleetError, errorMessage } from '../../shared/errors.js';
 import { isLoopback } from '../../shared/net/loopback.js';
@@ -17,20 +15,24 @@ export interface ClientOptions {
   /** PEM CA bundle the verifier's certificate must chain to; without it, the system's CAs. */
   ca?: string | Buffer;
   timeoutMs?: number;
+  /** Settles before any request is sent: the agent's clock, which TLS checks the verifier's certificate by. */
+  ready?: Promise<unknown>;
 }
 
 const MAX_ANSWER = 64 * 1024;
 
 /** POSTs JSON to the verifier and checks the answer against the wire schema. */
 export async function postJson<T extends TSchema>(opts: ClientOptions, path: string, body: unknown, answer: T): Promise<Static<T>> {
+  await opts.ready;
   const url = new URL(path, opts.baseUrl);
   const payload = Buffer.from(JSON.stringify(body));
-  const send = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : null;
-  if (!send) throw new RequestRefused('usage', `the verifier URL ${opts.baseUrl} is neither http nor https`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RequestRefused('usage', `the verifier URL ${opts.baseUrl} is neither http nor https`);
   // The answer carries the install code: in the clear only where it cannot leave this machine.
   if (url.protocol === 'http:' && !isLoopback(url.hostname.replace(/^\[|\]$/g, ''))) {
     throw new RequestRefused('usage', `refusing plain HTTP to ${url.host}: the verifier must be https:// off this machine`);
   }
+  // Loaded at the first request, which comes after the TPM's first key: not before the TPM starts.
+  const { request: send } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
     const req = send(
       url,

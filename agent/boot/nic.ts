@@ -6,7 +6,7 @@ export interface BootNic {
   name: string;
   mac: string;
   /** How it was chosen, for the console line. */
-  by: 'BOOTIF' | 'ip=' | 'the only NIC with a link';
+  by: 'BOOTIF' | 'ip=' | 'the default route' | 'the only NIC with a link';
 }
 
 interface Nic {
@@ -37,11 +37,22 @@ async function listNics(net: string): Promise<Nic[]> {
   return nics.filter((n) => n.name !== 'lo' && /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/.test(n.mac) && n.mac !== '00:00:00:00:00:00');
 }
 
+/** The NIC of the IPv4 default route in /proc/net/route (`Iface Destination ...`, destination 00000000). */
+export function defaultRouteNic(route: string): string | null {
+  for (const line of route.split('\n').slice(1)) {
+    const [iface, dest] = line.trim().split(/\s+/);
+    if (iface && dest === '00000000') return iface;
+  }
+  return null;
+}
+
 /**
  * The NIC this machine netbooted from: the one whose MAC BOOTIF names, else the one ip= names,
+ * else the one HookOS's DHCP gave the default route (a signed UKI's command line names no NIC),
  * else the only physical NIC with a link. Its MAC goes in the report and its LLDP frame is captured.
+ * tink-agent-autoid's entrypoint names tink-agent by the same default-route NIC.
  */
-export async function pickBootNic(want: { bootMac: string | null; bootNic: string | null }, net = '/sys/class/net'): Promise<BootNic> {
+export async function pickBootNic(want: { bootMac: string | null; bootNic: string | null }, net = '/sys/class/net', routePath = '/proc/net/route'): Promise<BootNic> {
   const nics = await listNics(net);
   if (want.bootMac) {
     const nic = nics.find((n) => n.mac === want.bootMac);
@@ -53,10 +64,13 @@ export async function pickBootNic(want: { bootMac: string | null; bootNic: strin
     if (nic) return { name: nic.name, mac: nic.mac, by: 'ip=' };
     throw new FleetError('boot-nic', `ip= names ${want.bootNic}, which this machine does not have; NICs: ${nics.map((n) => n.name).join(', ') || 'none'}`);
   }
+  const routed = defaultRouteNic(await read(routePath));
+  const viaRoute = nics.find((n) => n.name === routed);
+  if (viaRoute) return { name: viaRoute.name, mac: viaRoute.mac, by: 'the default route' };
   const linked = nics.filter((n) => n.physical && n.up);
   if (linked.length === 1) return { name: linked[0]!.name, mac: linked[0]!.mac, by: 'the only NIC with a link' };
   throw new FleetError(
     'boot-nic',
-    `the kernel command line names no boot NIC (BOOTIF= or ip=), and ${linked.length === 0 ? 'no NIC has a link' : `${linked.length} NICs have a link (${linked.map((n) => n.name).join(', ')})`}; add BOOTIF=01-\${netX/mac:hexhyp} to the iPXE script in hookos/`,
+    `the kernel command line names no boot NIC (BOOTIF= or ip=), no NIC holds the default route, and ${linked.length === 0 ? 'no NIC has a link' : `${linked.length} NICs have a link (${linked.map((n) => n.name).join(', ')})`}; add BOOTIF=01-\${netX/mac:hexhyp} to the iPXE script in hookos/`,
   );
 }

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { FleetError, errorMessage } from '../../shared/errors.js';
@@ -14,6 +13,8 @@ export function securityfsMounted(mounts: string, target: string): boolean {
 }
 
 const mountSecurityfs = async (target: string) => {
+  // Loaded only when needed: every module the agent loads delays its first TPM command.
+  const { execFile } = await import('node:child_process');
   await promisify(execFile)('mount', ['-t', 'securityfs', 'securityfs', target]);
 };
 

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { errorMessage } from '../../shared/errors.js';
 import { querySntp, type SntpAnswer } from './sntp.js';
@@ -19,6 +18,8 @@ export interface ClockOptions {
 /** `date -u -s @<seconds>`: Node cannot call clock_settime, and the agent's image has date. */
 export function dateCommand(path = 'date'): (ms: number) => Promise<void> {
   return async (ms) => {
+    // Loaded only when the clock is off: every module the agent loads delays its first TPM command.
+    const { execFile } = await import('node:child_process');
     await promisify(execFile)(path, ['-u', '-s', `@${(ms / 1000).toFixed(3)}`]);
   };
 }

@@ -58,7 +58,11 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
   const { params, problems } = parseCmdline(cmdline);
   for (const p of problems) say(`agent: ${p}`);
 
-  if (params.ntpServer) say(await setClock(params.ntpServer, env.setClock ? { set: env.setClock } : {}));
+  // The TPM's key work needs no clock, only TLS to the verifier does: SNTP runs alongside it, and
+  // the first request waits for it.
+  const clock = params.ntpServer
+    ? setClock(params.ntpServer, env.setClock ? { set: env.setClock } : {}).then(say, (err: unknown) => say(`clock: ${errorMessage(err)}`))
+    : Promise.resolve();
 
   try {
     if ((await ensureSecurityfs({ mountsPath: at('/proc/mounts'), target: at(SECURITYFS), ...(env.mountSecurityfs ? { mount: env.mountSecurityfs } : {}) })) === 'mounted') {
@@ -72,18 +76,25 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
     say(`attest: no verdict: ${reason}`);
     return { kind: 'no-attempt', reason };
   };
-  if (!params.attestUrl) return noAttempt('no verifier URL (fleet_attest_url)');
+  if (!params.attestUrl) {
+    await clock;
+    return noAttempt('no verifier URL (fleet_attest_url)');
+  }
   let nic;
   try {
-    nic = await pickBootNic(params, at(DEFAULT_PATHS.net));
+    nic = await pickBootNic(params, at(DEFAULT_PATHS.net), at('/proc/net/route'));
   } catch (err) {
+    await clock;
     return noAttempt(errorMessage(err));
   }
   say(`nic: ${nic.name} ${nic.mac} (by ${nic.by})`);
 
-  // The switch sends a frame about every 30 s: listen while the TPM makes its keys.
+  // The switch sends a frame about every 30 s: listen while the TPM makes its keys. The capture
+  // starts once the first TPM command is out, so loading libpcap does not delay the TPM's work.
   const capture = new AbortController();
-  const lldp = env.capture(nic.name, { timeoutMs: env.lldpWindowMs, signal: capture.signal }).then((r) => {
+  let startCapture = () => undefined as void;
+  const lldp = new Promise<void>((resolve) => (startCapture = resolve)).then(async () => {
+    const r = await env.capture(nic.name, { timeoutMs: env.lldpWindowMs, signal: capture.signal });
     if (r.frame) say(`lldp: ${describeFrame(r.frame)}`);
     else if (r.reason !== 'aborted') say(`lldp: no frame on ${nic.name} (${r.reason === 'timeout' ? `none within ${Math.round(env.lldpWindowMs / 1000)} s` : r.reason}); the report says so`);
     return r.frame;
@@ -97,10 +108,18 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
       readEventLog(at(DEFAULT_PATHS.eventLog)),
     ]);
     if (!eventLog) say(`eventlog: none at ${DEFAULT_PATHS.eventLog}; the verifier refuses a boot without one (eventlog-missing)`);
-    tpm = new Tpm(await openTransport(env.tpm));
+    const transport = await openTransport(env.tpm);
+    tpm = new Tpm({
+      transmit: (command) => {
+        const answer = transport.transmit(command);
+        startCapture();
+        return answer;
+      },
+      close: () => transport.close(),
+    });
     return await runAttestation({
       tpm,
-      client: { baseUrl: params.attestUrl.href.replace(/\/$/, '') },
+      client: { baseUrl: params.attestUrl.href.replace(/\/$/, ''), ready: clock },
       boot: { serial, mac: nic.mac, bootId, eventLog, lldp },
       installCodePath: at(INSTALL_CODE_PATH),
       say,
@@ -108,9 +127,12 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
       retryDelayMs: env.retryDelayMs,
     });
   } catch (err) {
+    await clock;
     return noAttempt(errorMessage(err));
   } finally {
+    await clock;
     capture.abort();
+    startCapture();
     await lldp;
     await tpm?.close().catch(() => undefined);
   }

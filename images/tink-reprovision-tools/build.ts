@@ -6,6 +6,7 @@
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_BUNDLE } from '../../scripts/build.js';
 import { ACTIONS, type ActionName } from './actions.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -13,15 +14,10 @@ const ACTIONS_DIST = join(here, '../../dist/actions');
 
 export async function buildActions(outdir = ACTIONS_DIST): Promise<void> {
   await build({
+    ...NODE_BUNDLE,
     entryPoints: (Object.keys(ACTIONS) as ActionName[]).map((n) => join(here, 'actions', `${n}.ts`)),
     outdir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    legalComments: 'none',
-    logLevel: 'warning',
   });
 }
 

@@ -12,6 +12,7 @@ import { readAttestedMarker } from '../../shared/worker/marker.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { buildLldpFrame } from '../lldp/frame.js';
 import { createVethPair, removeVethPair, sendFrames, waitForCaptureSocket, type VethPair } from '../lldp/netns.js';
+import { TSX } from '../tsx.js';
 import { goldenTpm } from './provision.js';
 import { RIG_CATALOGUE, RIG_PORT, startRig, type Rig } from './rig.js';
 
@@ -22,7 +23,6 @@ import { RIG_CATALOGUE, RIG_PORT, startRig, type Rig } from './rig.js';
  * veth whose far end plays the switch (LLDP frames), an SNTP server an hour ahead, and fleetd; all
  * inside a network namespace the test makes, so nothing leaves it.
  */
-const TSX = 'node_modules/.bin/tsx';
 /** The agent as HookOS runs it: the bundle and cap.node beside it. */
 let bundleDir = '';
 let agentBundle = '';
@@ -114,8 +114,8 @@ describe('the HookOS entrypoint', () => {
       approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer),
     } } }));
     const state = join(rig.dir, 'fleetd');
-    const fleetd = await start([TSX, 'cli/fleet.ts', 'serve', '--nodes', nodes, '--state', state, '--auto-provision', '--class-inputs', inputs, '--listen', '127.0.0.1:0'], /listening on (\S+)/, pair.hostNs);
-    const ntp = await start([TSX, 'test/agent/sntp-main.ts', '3600000'], /^(\d+)$/, pair.hostNs);
+    const fleetd = await start([...TSX, 'cli/fleet.ts', 'serve', '--nodes', nodes, '--state', state, '--auto-provision', '--class-inputs', inputs, '--listen', '127.0.0.1:0', '--syslog-listen', 'off'], /listening on (\S+)/, pair.hostNs);
+    const ntp = await start([...TSX, 'test/agent/sntp-main.ts', '3600000'], /^(\d+)$/, pair.hostNs);
     const mac = (await run(['cat', `/sys/class/net/${pair.hostNic}/address`], pair.hostNs)).out.trim();
     const root = await fakeMachine(rig, `console=ttyS0 fleet_attest_url=${fleetd.match[1]} fleet_ntp_server=127.0.0.1:${ntp.match[1]} tinkerbell_tls=true BOOTIF=01-${mac.replace(/:/g, '-')} worker_id=${mac}`);
     // A code an earlier boot left: only this boot's pass may leave one.
@@ -144,7 +144,7 @@ describe('the HookOS entrypoint', () => {
     expect(await readFile(codePath, 'utf8')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await stat(codePath)).mode & 0o777).toBe(0o600);
     expect(await readAttestedMarker(join(root, 'worker/fleet'))).toEqual({ bootId: rig.boot.bootId, at: expect.any(String) });
-    const shown = await run([TSX, 'cli/fleet.ts', 'inventory', 'show', 'node-1', '--nodes', nodes, '--state', state]);
+    const shown = await run([...TSX, 'cli/fleet.ts', 'inventory', 'show', 'node-1', '--nodes', nodes, '--state', state]);
     expect(shown.out).toContain(`switch port ${RIG_PORT}`);
     expect(shown.out).toContain(`MAC ${mac}`);
   });

@@ -9,6 +9,7 @@ import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { FakeKube, RESOURCES } from '../kube/fake-kube.js';
+import { TSX } from '../tsx.js';
 import { goldenTpm } from './provision.js';
 import { startRig, type Rig } from './rig.js';
 
@@ -25,7 +26,6 @@ afterEach(async () => {
   rig = kube = undefined;
 });
 
-const TSX = 'node_modules/.bin/tsx';
 
 function fetchText(url: string, ca: Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -48,9 +48,9 @@ describe('secrets stay secret', () => {
     execFileSync('sh', ['-c', `mkdir -p ${tls} && cd ${tls} && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout tls.key -out tls.crt -days 1 -subj /CN=fleetd -addext subjectAltName=IP:127.0.0.1`], { stdio: 'ignore' });
     const ca = await readFile(join(tls, 'tls.crt'));
     const state = join(rig.dir, 'serve-state');
-    const args = ['cli/fleet.ts', 'serve', '--nodes', rig.nodesPath, '--state', state, '--auto-provision', '--listen', '127.0.0.1:0', '--cert', join(tls, 'tls.crt'), '--key', join(tls, 'tls.key'),
-      '--class-inputs', inputs, '--target-kubeconfig', kube.kubeconfigPath, '--kubeconfig', kube.kubeconfigPath, '--reconcile-interval', '1', '--config-url', 'https://fleetd.lab:8443/v1/config'];
-    const child = spawn(TSX, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLEET_LOG_LEVEL: 'trace' } });
+    const args = [...TSX.slice(1), 'cli/fleet.ts', 'serve', '--nodes', rig.nodesPath, '--state', state, '--auto-provision', '--listen', '127.0.0.1:0', '--cert', join(tls, 'tls.crt'), '--key', join(tls, 'tls.key'),
+      '--class-inputs', inputs, '--target-kubeconfig', kube.kubeconfigPath, '--kubeconfig', kube.kubeconfigPath, '--reconcile-interval', '1', '--config-url', 'https://fleetd.lab:8443/v1/config', '--syslog-listen', 'off'];
+    const child = spawn(TSX[0], args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLEET_LOG_LEVEL: 'trace' } });
     const emitted: string[] = [];
     createInterface({ input: child.stdout }).on('line', (l) => emitted.push(l));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -92,7 +92,7 @@ describe('secrets stay secret', () => {
 
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      const show = execFileSync(TSX, ['cli/fleet.ts', 'inventory', 'show', 'node-1', '--nodes', rig.nodesPath, '--state', state], { encoding: 'utf8' });
+      const show = execFileSync(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'inventory', 'show', 'node-1', '--nodes', rig.nodesPath, '--state', state], { encoding: 'utf8' });
       const files = await Promise.all((await readdir(state)).map((f) => readFile(join(state, f), 'latin1')));
       // Every object but the token Secret, which is where the token belongs.
       const objects = RESOURCES.filter((r) => r.plural !== 'secrets').flatMap((r) => kube!.objects(r.group, r.plural));
