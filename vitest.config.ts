@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The QEMU machines run on their own after these (test/e2e/vitest.config.ts): they need both cores.
+    exclude: [...configDefaults.exclude, 'test/e2e/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -28,6 +28,17 @@ const DEBIAN = {
   busybox: 'busybox',
 };
 
+// The QEMU end-to-end tests (test/e2e, with --e2e): optional, since they skip themselves without
+// these. The guest's kernel, busybox-static, shim and GRUB are taken with apt-get download, not installed.
+const DEBIAN_E2E = {
+  'qemu-system-x86_64': 'qemu-system-x86',
+  // the guest runs this machine's userland over 9p: next-boot's real efibootmgr on OVMF's variables
+  efibootmgr: 'efibootmgr',
+};
+const DEBIAN_E2E_FILES = {
+  '/usr/share/OVMF/OVMF_CODE_4M.fd': 'ovmf',
+};
+
 // a file → the Debian package that provides it (libraries and daemons that are not commands)
 const DEBIAN_FILES = {
   // cap (LLDP capture) builds against libpcap's headers during npm ci
@@ -48,15 +59,23 @@ function ensureNpm() {
   execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: root, stdio: 'inherit' });
 }
 
-function ensureDebian() {
-  const missing = [
+function missingPackages(commands, files) {
+  return [
     ...new Set([
-      ...Object.entries(DEBIAN).filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg),
-      ...Object.entries(DEBIAN_FILES).filter(([file]) => !existsSync(file)).map(([, pkg]) => pkg),
+      ...Object.entries(commands).filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg),
+      ...Object.entries(files).filter(([file]) => !existsSync(file)).map(([, pkg]) => pkg),
     ]),
   ];
-  if (missing.length === 0) return;
+}
+
+function ensureDebian(withE2e) {
   const isRoot = process.getuid?.() === 0;
+  const e2e = withE2e ? missingPackages(DEBIAN_E2E, DEBIAN_E2E_FILES) : [];
+  if (e2e.length && (!isRoot || !onPath('apt-get'))) {
+    console.error(`setup: the QEMU end-to-end tests will skip: missing ${e2e.join(' ')} (as root: apt-get install ${e2e.join(' ')})`);
+  }
+  const missing = [...missingPackages(DEBIAN, DEBIAN_FILES), ...(isRoot ? e2e : [])];
+  if (missing.length === 0) return;
   if (!isRoot || !onPath('apt-get')) {
     console.error(`setup: missing Debian packages ${missing.join(' ')}; install them as root: apt-get install ${missing.join(' ')}`);
     process.exit(1);
@@ -76,7 +95,7 @@ function ensureDebian() {
 }
 
 // Debian first: native npm packages (cap) build against its headers.
-ensureDebian();
+ensureDebian(process.argv.includes('--e2e'));
 ensureNpm();
 // The package.json must still parse: a truncated checkout is a setup problem, say it here.
 JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -1,0 +1,41 @@
+/**
+ * An attested machine with its code, among decoys: a USB disk that reports the declared serial,
+ * two disks that report one serial, a declared /dev name that is another disk, and a declared
+ * serial no disk reports. wipe-disk refuses each with its runbook line, and every disk is unchanged.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { bootChecked } from './boot-checked.js';
+import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
+import { Machine } from './machine.js';
+import { e2eRun } from './manifest.js';
+
+const run = e2eRun();
+let host: Host | undefined;
+afterAll(() => host?.close());
+
+describe.skipIf(run.skip !== null)('decoy disks', () => {
+  it('each wipe is refused with its runbook line, and every disk stays byte-identical', async () => {
+    const m = Machine.create(run, 'decoys', run.tpm.a, [
+      { bus: 'nvme', serial: 'E2E-DECLARED' },
+      { bus: 'virtio', serial: 'E2E-OTHER' },
+      { bus: 'virtio', serial: 'E2E-TWIN' },
+      { bus: 'virtio', serial: 'E2E-TWIN' },
+      { bus: 'usb', serial: 'E2E-USB' },
+    ]);
+    const image = placeholderImage();
+    host = await startHost(run, m.dir, { nodes: { 'node-decoys': nodeEntry(m.serial, 'E2E-DECLARED', 'nixos', run.tpm.a) }, classes: image.classes, files: image.files, lldp: true });
+    const before = m.diskHashes();
+
+    await bootChecked(run, m, 'decoy-disks', { DISK_SERIAL: 'E2E-DECLARED', IMAGE_URL: image.url, LLDP_WINDOW: '10' }, host.services);
+
+    // The refusals below come after the attestation and code checks: this boot had both.
+    expect(m.step(1, 'agent').lines.slice(-2)).toEqual(['attest: PASSED', 'install code written']);
+    // The guest named the disks as the lines below expect (virtio names follow PCI order).
+    expect(m.out(1, 'disks.txt')!.trim().split('\n')).toEqual(['nvme0n1', 'sda', 'vda', 'vdb', 'vdc']);
+    expect(m.step(1, 'usb')).toEqual({ rc: 1, lines: ['wipe: /dev/sda is removable'] });
+    expect(m.step(1, 'twins')).toEqual({ rc: 1, lines: ['wipe: more than one disk reports the serial E2E-TWIN'] });
+    expect(m.step(1, 'other-name')).toEqual({ rc: 1, lines: ['wipe: /dev/vda is the disk with serial E2E-OTHER, but the disk that reports E2E-DECLARED is /dev/nvme0n1'] });
+    expect(m.step(1, 'missing')).toEqual({ rc: 1, lines: ['wipe: no disk reports the serial E2E-GONE'] });
+    expect(m.diskHashes()).toEqual(before);
+  });
+});

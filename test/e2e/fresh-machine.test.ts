@@ -1,0 +1,108 @@
+/**
+ * A fresh machine the inventory approves, cabled to its port, with a disk-image provision waiting:
+ * one boot runs the agent and the provision-image Template's actions (wipe-disk, image-to-disk,
+ * next-boot) on QEMU + OVMF + swtpm, and the host checks what each left behind.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { comparePcrs } from '../../shared/eventlog/verify.js';
+import { usedDisk } from '../actions/disk-images.js';
+import { bootChecked } from './boot-checked.js';
+import { bootLog } from './boot-log.js';
+import { nodeEntry, startHost, SWITCH_PORT, type Host } from './host.js';
+import { GUEST_FILES_URL, Machine } from './machine.js';
+import { e2eRun } from './manifest.js';
+
+const run = e2eRun();
+let host: Host | undefined;
+afterAll(() => host?.close());
+
+describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
+  it('attests, wipes exactly its declared NVMe disk, writes the image, and sets the next boot', async () => {
+    const m = Machine.create(run, 'fresh', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-FRESH' }, { bus: 'virtio', serial: 'E2E-OTHER' }]);
+    const imageFile = join(m.dir, 'nixos.raw');
+    await usedDisk(imageFile, 40 << 20);
+    const image = readFileSync(imageFile);
+    const imageSha = createHash('sha256').update(image).digest('hex');
+    const imageUrl = `${GUEST_FILES_URL}/images/nixos.raw`;
+    host = await startHost(run, m.dir, {
+      nodes: { 'node-fresh': nodeEntry(m.serial, 'E2E-NVME-FRESH', 'nixos', run.tpm.a) },
+      classes: { nixos: { payload: 'nixos-image', image_url: imageUrl, image_sha256: imageSha } },
+      files: { '/images/nixos.raw': image },
+      lldp: true,
+    });
+    const before = m.diskHashes();
+
+    await bootChecked(run, m, 'fresh-machine', { DISK_SERIAL: 'E2E-NVME-FRESH', IMAGE_URL: imageUrl, IMAGE_SHA256: imageSha, SEED_URL: 'https://10.0.2.100/v1/seed', NODE: 'node-fresh', OS: 'nixos-image', LLDP_WINDOW: '10' }, host.services);
+
+    // The agent: clock, boot NIC, the switch's frame, a pass and a code.
+    const agent = m.step(1, 'agent');
+    expect(agent.rc).toBe(0);
+    expect(agent.lines).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^clock: (within \d+ ms of 10\.0\.2\.2:\d+; left as is|set from 10\.0\.2\.2:\d+ .*)$/),
+      'securityfs: mounted on /sys/kernel/security',
+      `nic: eth0 ${m.mac} (by BOOTIF)`,
+      `lldp: switch 00:35:35:35:35:35, port ${SWITCH_PORT}`,
+    ]));
+    expect(agent.lines.slice(-2)).toEqual(['attest: PASSED', 'install code written']);
+    const codePath = join(m.share, 'worker/fleet/install_code');
+    const code = readFileSync(codePath, 'utf8');
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(statSync(codePath).mode & 0o777).toBe(0o600);
+
+    // The firmware's log as the guest read it replays to the PCRs its TPM holds, and measures the
+    // kernel (PCR 4) and its command line and initrd (PCR 9).
+    const { log, pcrs } = bootLog(m, 1);
+    expect(comparePcrs(log, 'sha256', pcrs)).toMatchObject({ ok: true, mismatched: [] });
+    const measured = Array.from({ length: log.length }, (_, i) => log.event(i).pcr);
+    expect(measured.filter((p) => p === 4).length).toBeGreaterThan(0);
+    expect(measured.filter((p) => p === 9).length).toBeGreaterThanOrEqual(2);
+
+    // What the verifier recorded: the MAC, the switch port of the frame, the verdict; one code.
+    const bootId = m.out(1, 'boot_id')!.trim();
+    const { record } = await host.verifier.show('node-fresh');
+    expect(record).toMatchObject({ mac: m.mac, verdict: 'attested', attested: { mac: m.mac, bootId, switchPort: SWITCH_PORT, eks: { rsa2048: run.tpm.a.ekHashRsa, eccp256: run.tpm.a.ekHashEcc } } });
+    expect(host.verifier.audited('attest.verdict')).toEqual([expect.objectContaining({ verdict: 'attested', serial: m.serial })]);
+    expect(host.verifier.audited('attest.install')).toEqual([expect.objectContaining({ issued: true })]);
+
+    // wipe-disk: the declared disk, found by its serial, after the image URL answered.
+    const wipe = m.step(1, 'wipe-disk');
+    expect(wipe.rc).toBe(0);
+    expect(wipe.lines).toEqual(expect.arrayContaining([
+      'wipe: /dev/nvme0n1 reports the serial E2E-NVME-FRESH',
+      `wipe: the image ${imageUrl} answers`,
+      'wipe: zeroed the first and last MiB of /dev/nvme0n1 (both GPT copies)',
+      `wipe: wiped /dev/nvme0n1 in boot ${bootId}`,
+    ]));
+
+    // image-to-disk: the image read back with its own hash; the seed on its ESP.
+    const img = m.step(1, 'image-to-disk');
+    expect(img.rc).toBe(0);
+    expect(img.lines).toContain(`image-to-disk: wrote ${image.length} bytes to /dev/nvme0n1; they read back with the sha256 they were written with, ${imageSha}`);
+    const disk = readFileSync(m.disks[0]!.file);
+    expect(disk.subarray(0, 1 << 20).equals(image.subarray(0, 1 << 20))).toBe(true);
+    expect(disk.subarray(disk.length - (1 << 20)).every((b) => b === 0)).toBe(true);
+    const seed = JSON.parse(execFileSync('mtype', ['-i', `${m.disks[0]!.file}@@${1 << 20}`, '::/fleet-seed.json'], { encoding: 'utf8', env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } })) as Record<string, unknown>;
+    expect(seed).toMatchObject({ node: 'node-fresh', nodeUuid: m.uuid, installCode: code });
+
+    // Every other disk is byte for byte what it was.
+    expect(m.diskHashes().slice(1)).toEqual(before.slice(1));
+
+    // next-boot: the entry, BootNext and BootOrder, as the firmware's variables now hold them.
+    const next = m.step(1, 'next-boot');
+    expect(next.rc).toBe(0);
+    const entry = /^next-boot: Boot([0-9A-F]{4}) "fleet nixos-image" loads \\EFI\\BOOT\\BOOTX64\.EFI from partition 1 \(([0-9a-f-]{36})\) of \/dev\/nvme0n1$/.exec(next.lines.find((l) => l.includes('"fleet nixos-image" loads')) ?? '');
+    expect(entry, next.lines.join('\n')).not.toBeNull();
+    const [, num, guid] = entry!;
+    const efi = m.step(1, 'efibootmgr');
+    expect(efi.rc).toBe(0);
+    expect(efi.lines).toContain(`BootNext: ${num}`);
+    expect(efi.lines.find((l) => l.startsWith('BootOrder:'))).toMatch(new RegExp(`^BootOrder: ${num}(,|$)`));
+    expect(efi.lines).toContainEqual(expect.stringMatching(new RegExp(`^Boot${num}\\* fleet nixos-image\\s+HD\\(1,GPT,${guid},.*\\)/File\\(\\\\EFI\\\\BOOT\\\\BOOTX64\\.EFI\\)`, 'i')));
+    // ... and OVMF wrote them to the machine's NVRAM file, which outlives the boot.
+    expect(readFileSync(m.varsFile).includes(Buffer.from('fleet nixos-image', 'utf16le'))).toBe(true);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * Once per e2e run: the guest's kernel and initramfs, and the signed shim and GRUB a Secure Boot
+ * machine boots through (all cached across runs), the bundles the guest
+ * runs (built fresh, so a code change needs no initramfs rebuild), the verifiers' TLS pair, and
+ * two TPM templates with RSA-2048 and P-256 EKs and certificates.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { buildActions } from '../../images/tink-reprovision-tools/build.js';
+import { buildAgent } from '../../scripts/build.js';
+import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { provisionTpm, type ProvisionedTpm } from '../swtpm/provision.js';
+import { missingHostTools } from './host-tools.js';
+import type { E2eRun, TpmTemplate } from './manifest.js';
+import { withCacheLock } from './parts/cache-lock.js';
+import { prepareInitramfs } from './parts/initramfs.js';
+import { prepareKernel } from './parts/kernel.js';
+import { prepareSignedLoaders } from './secure-boot-esp.js';
+
+const CACHE = join(tmpdir(), 'fleet-e2e-cache');
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+const template = (t: ProvisionedTpm): TpmTemplate => ({ stateDir: t.stateDir, ekHashRsa: ekHashOfCertificate(t.ekCertRsaDer), ekHashEcc: ekHashOfCertificate(t.ekCertEccDer) });
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const skip = missingHostTools();
+  const runDir = mkdtempSync(join(tmpdir(), 'fleet-e2e-run-'));
+  const teardown = () => rmSync(runDir, { recursive: true, force: true });
+  if (skip) {
+    console.warn(`e2e: skipped: ${skip}`);
+    project.provide('e2e', { skip } as E2eRun);
+    return teardown;
+  }
+  const started = Date.now();
+  mkdirSync(CACHE, { recursive: true });
+  const { kernel, initrd, signedLoaders } = await withCacheLock(CACHE, () => {
+    const kernel = prepareKernel(CACHE);
+    return { kernel, initrd: prepareInitramfs(kernel, join(CACHE, kernel.pkg)), signedLoaders: prepareSignedLoaders(join(CACHE, 'secure-boot')) };
+  });
+
+  const fleetShare = join(runDir, 'fleet');
+  await buildAgent(fleetShare);
+  await buildActions(join(fleetShare, 'actions'));
+  copyFileSync(here('guest/lib.sh'), join(fleetShare, 'lib.sh'));
+  // docker: the test double of test/actions (no Docker engine in the guest), read from the repo
+  // over the host-root share. Only install's `docker run` and wipe-disk's `docker pull` call it.
+  mkdirSync(join(fleetShare, 'bin'));
+  writeFileSync(join(fleetShare, 'bin/docker'), `#!/bin/sh\nexec node ${here('../actions/stubs/docker.mjs')} "$@"\n`);
+  chmodSync(join(fleetShare, 'bin/docker'), 0o755);
+
+  // The verifier as the guest reaches it: https://10.0.2.100 (guestfwd); the guest trusts this cert.
+  const tlsCert = join(fleetShare, 'tls.crt');
+  const tlsKey = join(runDir, 'tls.key');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', tlsKey, '-out', tlsCert, '-days', '2', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:10.0.2.100'], { stdio: 'ignore' });
+
+  const caDir = join(runDir, 'tpm-ca');
+  const a = await provisionTpm(join(runDir, 'tpm-a'), { caDir });
+  const b = await provisionTpm(join(runDir, 'tpm-b'), { caDir });
+  project.provide('e2e', { skip: null, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
+  console.warn(`e2e: prepared in ${((Date.now() - started) / 1000).toFixed(1)} s (kernel ${kernel.pkg}, cache ${CACHE})`);
+  return teardown;
+}

@@ -1,0 +1,61 @@
+/**
+ * The lab around an e2e machine, all on this machine's loopback: fleetd, an SNTP server, an HTTP
+ * server for images (optional), and the switch port's LLDP (a frame, or silence).
+ */
+import { createHash } from 'node:crypto';
+import { SntpServer } from '../agent/sntp-server.js';
+import { Files } from '../actions/http.js';
+import { frameOf } from '../lldp/fixtures.js';
+import { startLldpInjector, type LldpInjector } from './lldp-injector.js';
+import { GUEST_FILES_URL, type HostServices } from './machine.js';
+import type { E2eRun, TpmTemplate } from './manifest.js';
+import { startVerifier, type Verifier } from './verifier.js';
+
+/** lldpd's recorded capture of a Cisco SG200 port: chassis 00:35:35:35:35:35, port g1. */
+export const SWITCH_FRAME = frameOf('sg200.pcap');
+export const SWITCH_PORT = 'g1';
+
+export interface Host {
+  verifier: Verifier;
+  files: Files;
+  /** The switch's frames on the boot NIC, or null for a port whose switch sends none. */
+  lldp: LldpInjector | null;
+  services: HostServices;
+  close(): Promise<void>;
+}
+
+export async function startHost(run: E2eRun, dir: string, opts: { nodes: Record<string, Record<string, unknown>>; classes?: Record<string, unknown>; files?: Record<string, Buffer>; lldp: boolean }): Promise<Host> {
+  const verifier = await startVerifier(run, dir, opts.nodes, opts.classes);
+  const ntp = await SntpServer.start(0);
+  const files = await new Files().start();
+  for (const [path, body] of Object.entries(opts.files ?? {})) files.served.set(path, body);
+  const lldp = opts.lldp ? await startLldpInjector(SWITCH_FRAME) : null;
+  return {
+    verifier,
+    files,
+    lldp,
+    services: { verifierPort: verifier.port, ntpPort: ntp.port, filesPort: Number(new URL(files.url('/')).port), ...(lldp ? { frames: lldp.ports } : {}) },
+    async close() {
+      lldp?.close();
+      await Promise.all([verifier.close(), ntp.close(), files.stop()]);
+    },
+  };
+}
+
+/** A node's entry in the lab's nodes file; `tpm` approves that TPM's two EKs. */
+export function nodeEntry(serial: string, diskSerial: string, className: string, tpm?: TpmTemplate): Record<string, unknown> {
+  return {
+    model: 'm720q', serial, class: className, switch_port: SWITCH_PORT, address: '10.0.1.11/24', bmc_type: 'amt', disk: '/dev/nvme0n1', disk_serial: diskSerial,
+    ...(tpm ? { approved_ek_rsa2048: tpm.ekHashRsa, approved_ek_eccp256: tpm.ekHashEcc } : {}),
+  };
+}
+
+/**
+ * A disk-image class whose image the host serves, for scenarios where every run must be refused
+ * before the image matters: it only has to answer.
+ */
+export function placeholderImage(): { url: string; classes: Record<string, unknown>; files: Record<string, Buffer> } {
+  const body = Buffer.alloc(1 << 20, 0x5a);
+  const url = `${GUEST_FILES_URL}/images/placeholder.raw`;
+  return { url, classes: { nixos: { payload: 'nixos-image', image_url: url, image_sha256: createHash('sha256').update(body).digest('hex') } }, files: { '/images/placeholder.raw': body } };
+}

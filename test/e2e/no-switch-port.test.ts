@@ -1,0 +1,36 @@
+/**
+ * An approved machine whose switch sends no LLDP frame: it attests, the verifier records no switch
+ * port and says so in the journal, and answers no code, so wipe-disk wipes nothing.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { bootChecked } from './boot-checked.js';
+import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
+import { Machine } from './machine.js';
+import { e2eRun } from './manifest.js';
+
+const run = e2eRun();
+let host: Host | undefined;
+afterAll(() => host?.close());
+
+describe.skipIf(run.skip !== null)('no LLDP on the boot NIC', () => {
+  it('attests with no switch port, and the run waits', async () => {
+    const m = Machine.create(run, 'silent', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-SILENT' }]);
+    const image = placeholderImage();
+    host = await startHost(run, m.dir, { nodes: { 'node-silent': nodeEntry(m.serial, 'E2E-NVME-SILENT', 'nixos', run.tpm.a) }, classes: image.classes, files: image.files, lldp: false });
+    const before = m.diskHashes();
+
+    await bootChecked(run, m, 'no-switch-port', { DISK_SERIAL: 'E2E-NVME-SILENT', IMAGE_URL: image.url, LLDP_WINDOW: '5' }, host.services);
+
+    const agent = m.step(1, 'agent');
+    expect(agent.lines).toContain('lldp: no frame on eth0 (none within 5 s); the report says so');
+    expect(agent.lines.at(-1)).toBe('attest: PASSED');
+
+    const { record, journal } = await host.verifier.show('node-silent');
+    expect(record).toMatchObject({ verdict: 'attested', mac: m.mac, attested: { switchPort: null } });
+    expect(journal.map((j) => j.message)).toContainEqual(expect.stringContaining('node-silent attested no switch port: the switch sent no LLDP frame within 35 seconds of the attestation'));
+    expect(host.verifier.audited('attest.install')).toEqual([expect.objectContaining({ issued: false })]);
+
+    expect(m.step(1, 'wipe-disk')).toEqual({ rc: 1, lines: ['wipe: no install code'] });
+    expect(m.diskHashes()).toEqual(before);
+  });
+});

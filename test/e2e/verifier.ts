@@ -1,0 +1,72 @@
+/**
+ * fleetd for one e2e test file: `fleet serve` on 127.0.0.1 (HTTPS with the run's certificate, which
+ * names 10.0.2.100, the address guestfwd gives it in the guest), the embedded inventory from a
+ * nodes file, auto-provision on, the syslog receiver off. Its audit lines are kept for the checks.
+ */
+import { spawn, execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { stringify } from 'yaml';
+import type { JournalEntry } from '../../verifier/inventory/device.js';
+import type { DeviceRecord } from '../../verifier/inventory/embedded/embedded.js';
+import { classInputs } from '../install/talos-fixture.js';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
+import { atExit } from '../swtpm/exit.js';
+import { TSX } from '../tsx.js';
+import type { E2eRun } from './manifest.js';
+
+export interface Shown {
+  record: DeviceRecord | null;
+  journal: JournalEntry[];
+}
+
+export interface Verifier {
+  port: number;
+  /** Every stdout line: the audit lines (JSON). */
+  audit: string[];
+  /** The audit lines of one event, parsed. */
+  audited(event: string): Array<Record<string, unknown>>;
+  /** `fleet inventory show HOST`: what fleet wrote, and the journal. */
+  show(host: string): Promise<Shown>;
+  /** `fleet attest approve SERIAL`: the waiting claim. */
+  approve(serial: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const fleet = (args: string[]) => promisify(execFile)(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', ...args], { timeout: 60_000 }).then((r) => r.stdout);
+
+/** Classes beyond the rig's: a disk-image payload, its image served by the host. */
+export async function startVerifier(run: E2eRun, dir: string, nodes: Record<string, Record<string, unknown>>, classes: Record<string, unknown> = {}): Promise<Verifier> {
+  const nodesFile = join(dir, 'nodes.yaml');
+  const state = join(dir, 'fleetd');
+  writeFileSync(nodesFile, stringify({ ...RIG_CATALOGUE, classes: { ...RIG_CATALOGUE.classes, ...classes }, nodes }));
+  const { dir: inputs } = await classInputs(join(dir, 'talos'));
+  const child = spawn(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'serve', '--nodes', nodesFile, '--state', state, '--auto-provision', '--class-inputs', inputs,
+    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, '--syslog-listen', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const unregister = atExit(() => child.kill('SIGKILL'));
+  const audit: string[] = [];
+  const errors: string[] = [];
+  createInterface({ input: child.stdout! }).on('line', (l) => audit.push(l));
+  const port = await new Promise<number>((resolve, reject) => {
+    createInterface({ input: child.stderr! }).on('line', (l) => {
+      errors.push(l);
+      const m = /listening on https:\/\/127\.0\.0\.1:(\d+)/.exec(l);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`fleet serve exited ${code}:\n${errors.join('\n')}`)));
+  });
+  return {
+    port,
+    audit,
+    audited: (event) => audit.map((l) => JSON.parse(l) as Record<string, unknown>).filter((a) => a.audit === event),
+    show: async (host) => JSON.parse(await fleet(['inventory', 'show', host, '--nodes', nodesFile, '--state', state])) as Shown,
+    approve: (serial) => fleet(['attest', 'approve', serial, '--state', state]),
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+      unregister();
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * One boot of an e2e machine: swtpm on the machine's TPM state, then QEMU, both children of this
+ * process, killed by PID when the boot ends, at its hard timeout, or when this process dies.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { atExit } from '../swtpm/exit.js';
+import { waitUntil } from '../syslog/wait.js';
+import { QEMU } from './host-tools.js';
+import { qemuArgs, type MachineSpec } from './qemu-args.js';
+
+export interface BootResult {
+  /** The serial console, line by line. */
+  lines: string[];
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  seconds: number;
+}
+
+export interface RunningBoot {
+  lines: string[];
+  done: Promise<BootResult>;
+  /** Resolves with the first console line (so far or to come) that matches. */
+  waitForLine(re: RegExp): Promise<string>;
+  /** Pulls the plug: SIGKILL to QEMU, nothing flushed. */
+  powerLoss(): void;
+}
+
+function startChild(cmd: string, args: string[]): { child: ChildProcess; unregister: () => void } {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const unregister = atExit(() => child.kill('SIGKILL'));
+  return { child, unregister };
+}
+
+const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+
+/** swtpm as QEMU's TPM emulator backend: QEMU initialises it over the control socket. */
+async function startTpm(stateDir: string, socket: string, log: string): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const { child, unregister } = startChild('swtpm', ['socket', '--tpm2', '--tpmstate', `dir=${stateDir}`, '--ctrl', `type=unixio,path=${socket}`, '--log', `file=${log},level=1`]);
+  const gone = exited(child);
+  await waitUntil(() => existsSync(socket) || child.exitCode !== null, 10_000, () => `swtpm made no socket ${socket}`);
+  if (child.exitCode !== null) throw new Error(`swtpm on ${stateDir} exited ${child.exitCode}; see ${log}`);
+  return {
+    child,
+    async stop() {
+      // SIGTERM: swtpm writes its state back (the next boot is the same TPM).
+      child.kill('SIGTERM');
+      const hard = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await gone;
+      clearTimeout(hard);
+      unregister();
+    },
+  };
+}
+
+export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket'> & { tpmState: string; workDir: string; timeoutMs: number }): Promise<RunningBoot> {
+  const socket = join(spec.workDir, 'swtpm.ctrl');
+  const tpm = await startTpm(spec.tpmState, socket, join(spec.workDir, 'swtpm.log'));
+  const started = Date.now();
+  const { child, unregister } = startChild(QEMU, qemuArgs({ ...spec, tpmSocket: socket }));
+  const lines: string[] = [];
+  const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
+  // The serial console mixes \r\n and firmware escape codes: match markers anywhere in a line.
+  createInterface({ input: child.stdout! }).on('line', (raw) => {
+    const line = raw.replace(/\r/g, '');
+    lines.push(line);
+    for (const w of waiters.splice(0)) (w.re.test(line) ? w.resolve(line) : waiters.push(w));
+  });
+  createInterface({ input: child.stderr! }).on('line', (l) => lines.push(`qemu: ${l}`));
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, spec.timeoutMs);
+  const done = exited(child).then(async () => {
+    clearTimeout(timer);
+    unregister();
+    await tpm.stop();
+    return { lines, code: child.exitCode, signal: child.signalCode, timedOut, seconds: (Date.now() - started) / 1000 };
+  });
+  return {
+    lines,
+    done,
+    waitForLine: (re) => {
+      const seen = lines.find((l) => re.test(l));
+      if (seen) return Promise.resolve(seen);
+      return Promise.race([
+        new Promise<string>((resolve) => waiters.push({ re, resolve })),
+        done.then((r) => Promise.reject(new Error(`the boot ended (${r.timedOut ? 'timed out' : `exit ${r.code}`}) before a line matched ${re}`))),
+      ]);
+    },
+    powerLoss: () => void child.kill('SIGKILL'),
+  };
+}
+
+/** The console lines worth reading when a check fails: the guest's own steps, not the kernel's. */
+export function keyConsoleLines(lines: readonly string[]): string {
+  const key = /(init:|guest:|agent:|clock:|securityfs:|nic:|lldp:|attest:|install|wipe|image-to-disk:|next-boot:|reboot:|eventlog:|panic|Error|error|qemu:)/;
+  return lines.filter((l) => key.test(l)).join('\n');
+}
