@@ -9,14 +9,16 @@ import { main } from './main.js';
 
 const args = process.argv.slice(2);
 const edge = !args.some((a) => a === '--url' || a.startsWith('--url='));
+// tink-agent starts only after this exits: a handle something left open must not hold the boot.
+const exitSoon = () => void (edge && setTimeout(() => process.exit(), 2000).unref());
 (edge ? edgeMain(args) : main(args)).then(
   (code) => {
     process.exitCode = code;
-    // tink-agent starts only after this exits: a handle something left open must not hold the boot.
-    if (edge) setTimeout(() => process.exit(), 2000).unref();
+    exitSoon();
   },
   (err: unknown) => {
     console.log(`attest: agent error: ${errorMessage(err)}${err instanceof FleetError ? ` [${err.code}]` : ''}`);
     process.exitCode = 2;
+    exitSoon();
   },
 );

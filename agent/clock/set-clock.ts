@@ -20,7 +20,8 @@ export function dateCommand(path = 'date'): (ms: number) => Promise<void> {
   return async (ms) => {
     // Loaded only when the clock is off: every module the agent loads delays its first TPM command.
     const { execFile } = await import('node:child_process');
-    await promisify(execFile)(path, ['-u', '-s', `@${(ms / 1000).toFixed(3)}`]);
+    // Bounded: the verifier's first request waits for the clock, and the boot waits for the agent.
+    await promisify(execFile)(path, ['-u', '-s', `@${(ms / 1000).toFixed(3)}`], { timeout: 5000, killSignal: 'SIGKILL' });
   };
 }
 

@@ -98,6 +98,10 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
     if (r.frame) say(`lldp: ${describeFrame(r.frame)}`);
     else if (r.reason !== 'aborted') say(`lldp: no frame on ${nic.name} (${r.reason === 'timeout' ? `none within ${Math.round(env.lldpWindowMs / 1000)} s` : r.reason}); the report says so`);
     return r.frame;
+  }).catch((err: unknown) => {
+    // A capture that fails outright costs the switch port, never the attestation.
+    say(`lldp: no frame on ${nic.name} (${errorMessage(err)}); the report says so`);
+    return null;
   });
 
   let tpm: Tpm | undefined;

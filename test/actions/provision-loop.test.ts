@@ -58,7 +58,7 @@ describe('install', () => {
     await wipedInNewBoot();
     const r = await rig.perform('install', install, installEnv());
     expect(r).toEqual({ code: 0, lines: [`install: running the installer ${INSTALLER} on ${disk}`, `install: installed Talos to ${disk}`] });
-    expect((await dockerRuns()).at(-1)).toEqual(['run', '--rm', '--privileged', '-v', '/dev:/dev', INSTALLER, 'install', '--disk', disk, '--platform', 'metal', '--config', `${CONFIG_URL}/${rig.code}`]);
+    expect((await dockerRuns()).at(-1)).toEqual(['run', '--rm', '--privileged', '--log-driver', 'none', '-v', '/dev:/dev', INSTALLER, 'install', '--disk', disk, '--platform', 'metal', '--config', `${CONFIG_URL}/${rig.code}`]);
     const gpt = await readGpt(disk);
     expect(gpt?.partitions.map((p) => [p.index, p.type])).toEqual([[1, PART_TYPE.efiSystem], [2, PART_TYPE.linuxFilesystem], [3, PART_TYPE.linuxFilesystem]]);
     const cmdline = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });

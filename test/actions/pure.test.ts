@@ -114,7 +114,7 @@ describe('images', () => {
 describe('the Talos installer', () => {
   it('runs privileged with /dev, with talos.config at CONFIG_URL/<code>', () => {
     expect(installerArgs('ghcr.io/siderolabs/installer:v1.9.5', '/dev/nvme0n1', 'https://fleet:8443/v1/config/', 'C0DE')).toEqual([
-      'run', '--rm', '--privileged', '-v', '/dev:/dev', 'ghcr.io/siderolabs/installer:v1.9.5',
+      'run', '--rm', '--privileged', '--log-driver', 'none', '-v', '/dev:/dev', 'ghcr.io/siderolabs/installer:v1.9.5',
       'install', '--disk', '/dev/nvme0n1', '--platform', 'metal', '--config', 'https://fleet:8443/v1/config/C0DE',
     ]);
   });

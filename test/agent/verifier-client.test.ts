@@ -26,7 +26,7 @@ describe('postJson', () => {
     expect(arrivals).toEqual([]);
     const settledAt = Date.now();
     settle();
-    expect(await answer).toMatchObject({ message: expect.stringContaining('no') });
+    expect(await answer).toMatchObject({ code: 'verifier-refused', message: `127.0.0.1:${port} answered 400: no` });
     expect(arrivals).toHaveLength(1);
     expect(arrivals[0]).toBeGreaterThanOrEqual(settledAt);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capped, hookosEntry } from '../../verifier/syslog/hookos-entry.js';
+import { randomBytes } from 'node:crypto';
+import { capped, hookosEntry, withoutInstallCodes } from '../../verifier/syslog/hookos-entry.js';
 import { encodeJournalEntry } from '../../verifier/syslog/journal-native.js';
 import { parseSyslog } from '../../verifier/syslog/parse.js';
 import { decodeJournalEntry, fieldMap } from './journal-decode.js';
@@ -75,5 +76,17 @@ describe('capped', () => {
     const v = Buffer.from('aé€😀');
     const cuts = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((max) => capped(v, max).toString().replace(/ \[fleetd.*$/, ''));
     expect(cuts).toEqual(['a', 'a', 'aé', 'aé', 'aé', 'aé€', 'aé€', 'aé€', 'aé€']);
+  });
+
+  it('blanks an install code in a config URL, and leaves everything else as sent', () => {
+    const code = randomBytes(32).toString('base64url');
+    const line = `<14>Nov 30 07:43:45 node-1 installer[9]: kernel command line: console=ttyS0 talos.config=https://enroll.lolwtf.ca:8443/v1/config/${code} \xff`;
+    const fields = fieldMap(hookosEntry(parseSyslog(Buffer.from(line, 'latin1')), '10.0.1.11'));
+    expect(fields.MESSAGE).toBe('kernel command line: console=ttyS0 talos.config=https://enroll.lolwtf.ca:8443/v1/config/<install code> \ufffd');
+    expect(JSON.stringify(fields)).not.toContain(code);
+    // Not a code: too short, too long, or not in a config URL.
+    for (const kept of ['/v1/config/abc', `/v1/config/${code}x`, `/v1/attest/${code}`]) expect(withoutInstallCodes(Buffer.from(kept)).toString()).toBe(kept);
+    const bytes = Buffer.from([0xc3, 0x28, 0x0a]);
+    expect(withoutInstallCodes(bytes)).toBe(bytes);
   });
 });

@@ -38,6 +38,15 @@ describe('RFC 3164', () => {
     expect(text('<13>Nov  3 07:43:45 tink-worker[812]: msg')).toMatchObject({ hostname: undefined, program: 'tink-worker', pid: '812', message: 'msg' });
   });
 
+  it.each([
+    ['<13>Nov 30 07:43:45 [::1] p: m', undefined, '[::1] p: m'],
+    ['<13>: hello', undefined, ': hello'],
+    ['<13>Nov 30 07:43:45 h :x y', 'h', ':x y'],
+    ['<13>Nov 30 07:43:45 h [INFO]: started', 'h', '[INFO]: started'],
+  ])('a tag with no program in it (%j) is message text, kept whole', (s, hostname, message) => {
+    expect(text(s)).toMatchObject({ hostname, program: undefined, pid: undefined, message });
+  });
+
   it('an RFC 3339 timestamp', () => {
     expect(text('<13>2026-07-23T09:30:45.123+02:00 host daemon: t')).toMatchObject({ timestamp: '2026-07-23T09:30:45.123+02:00', hostname: 'host', program: 'daemon', message: 't' });
   });

@@ -2,11 +2,10 @@
  * The receiver over a real UDP socket, fed by real senders (logger, busybox syslogd -R, a flood),
  * writing to a journald stand-in (the private journald is journald.test.ts's).
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FleetError } from '../../shared/errors.js';
 import { udpDrops } from '../../verifier/syslog/kernel-drops.js';
@@ -90,7 +89,7 @@ describe('the syslog receiver', () => {
   });
 
   it('journald stalls: the receiver keeps reading, queues, and delivers everything once journald reads', async () => {
-    const { path, slow } = await slowJournal();
+    const { path, release, slow } = await slowJournal();
     const metrics = new Metrics();
     const receiver = await startSyslogReceiver({ listen: { host: '127.0.0.1', port: 0 }, journal: JournalSocket.open(path), metrics, audit: () => undefined });
     cleanups.push(() => receiver.close());
@@ -98,11 +97,10 @@ describe('the syslog receiver', () => {
     await sendRaw(receiver.port, Array.from({ length: n }, (_, i) => `<13>Nov 30 07:43:45 h p: ${i}`));
     const received = async () => (await counter(metrics, 'fleet_syslog_received_total'))['']!;
     const written = async () => (await counter(metrics, 'fleet_syslog_written_total'))[''] ?? 0;
-    const deadline = Date.now() + 1000;
-    while ((await received()) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-    // All read while journald still sleeps: almost all of it waits in the queue.
-    expect(await received()).toBe(n);
+    await waitUntil(async () => (await received()) === n, 10_000, () => 'the receiver did not read every datagram while journald stalled');
+    // All read while journald reads nothing: what its socket's queue could not take waits in ours.
     expect(await written()).toBeLessThan(n / 2);
+    release();
     await receiver.idle();
     expect(await written()).toBe(n);
     expect(Number((await slow).stdout)).toBe(n);
@@ -110,19 +108,24 @@ describe('the syslog receiver', () => {
   });
 
   it('a full queue drops the newest and counts them; the rest arrive', async () => {
-    const { path, slow } = await slowJournal();
+    const { path, release, slow } = await slowJournal();
     const metrics = new Metrics();
     const receiver = await startSyslogReceiver({ listen: { host: '127.0.0.1', port: 0 }, journal: JournalSocket.open(path), metrics, audit: () => undefined, maxQueueBytes: 20_000 });
     cleanups.push(() => receiver.close());
     await sendRaw(receiver.port, Array.from({ length: 1000 }, (_, i) => `<13>Nov 30 07:43:45 h p: ${i}`));
-    const deadline = Date.now() + 5000;
+    const received = async () => (await counter(metrics, 'fleet_syslog_received_total'))['']!;
+    await waitUntil(async () => (await received()) === 1000, 10_000, () => 'the receiver did not read every datagram');
+    release();
     let counts = { written: 0, dropped: 0 };
-    while (counts.written + counts.dropped < 1000 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-      counts = { written: (await counter(metrics, 'fleet_syslog_written_total'))[''] ?? 0, dropped: (await counter(metrics, 'fleet_syslog_dropped_total'))['queue-full'] ?? 0 };
-    }
+    await waitUntil(
+      async () => {
+        counts = { written: (await counter(metrics, 'fleet_syslog_written_total'))[''] ?? 0, dropped: (await counter(metrics, 'fleet_syslog_dropped_total'))['queue-full'] ?? 0 };
+        return counts.written + counts.dropped === 1000;
+      },
+      10_000,
+      () => `written ${counts.written} + dropped ${counts.dropped} of 1000`,
+    );
     expect(counts.dropped).toBeGreaterThan(0);
-    expect(counts.written + counts.dropped).toBe(1000);
     expect(Number((await slow).stdout)).toBe(counts.written);
   });
 
@@ -169,21 +172,30 @@ describe('udpDrops', () => {
   });
 });
 
-/** A journald that reads nothing for 1.5 s, then reads until 1 s of quiet; `slow` gives how much it read. */
-async function slowJournal(): Promise<{ path: string; slow: Promise<{ stdout: string }> }> {
+/**
+ * A journald that reads nothing until `release()`, then reads until 1 s of quiet; `slow` gives how
+ * much it read.
+ */
+async function slowJournal(): Promise<{ path: string; release: () => void; slow: Promise<{ stdout: string }> }> {
   const dir = mkdtempSync(join(tmpdir(), 'fleet-slow-journal-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'socket');
-  const slow = promisify(execFile)('python3', ['-c', SLOW_READER, path]);
+  const child = spawn('python3', ['-c', SLOW_READER, path], { stdio: ['pipe', 'pipe', 'inherit'] });
+  cleanups.push(() => child.kill('SIGKILL'));
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  const slow = new Promise<{ stdout: string }>((resolve, reject) =>
+    child.once('exit', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`the slow reader exited ${code}`)))),
+  );
   await waitUntil(() => existsSocket(path), 5000, () => 'the slow reader did not bind');
-  return { path, slow };
+  return { path, release: () => child.stdin.end('go\n'), slow };
 }
 
 const SLOW_READER = `
-import socket, sys, time
+import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind(sys.argv[1])
-time.sleep(1.5)
+sys.stdin.readline()
 s.settimeout(1.0)
 n = 0
 try:

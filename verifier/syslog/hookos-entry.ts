@@ -14,7 +14,7 @@ export const MAX_MESSAGE_BYTES = 8192;
 
 export function hookosEntry(msg: SyslogMessage, sender: string, maxBytes = MAX_MESSAGE_BYTES): Buffer {
   const fields: Array<[string, string | Uint8Array]> = [
-    ['MESSAGE', capped(msg.message, maxBytes)],
+    ['MESSAGE', capped(withoutInstallCodes(msg.message), maxBytes)],
     ['PRIORITY', String(msg.severity)],
     ['SYSLOG_FACILITY', String(msg.facility)],
     ['SYSLOG_IDENTIFIER', 'hookos'],
@@ -40,4 +40,19 @@ export function capped(value: Buffer, max: number): Buffer {
   // Continuation bytes (10xxxxxx) belong to the character before: cut before its lead byte.
   while (cut > 0 && cut > max - 3 && (value[cut]! & 0xc0) === 0x80) cut--;
   return Buffer.concat([value.subarray(0, cut), Buffer.from(` [fleetd: truncated, ${value.length} bytes in all]`)]);
+}
+
+// An install code in a config URL (`/v1/config/<43 base64url characters>`), as a program that echoes
+// its command line (Talos's installer: talos.config=<url>/<code>) would send it.
+const CONFIG_URL_CODE = /(\/v1\/config\/)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
+ * The message with any install code in a config URL blanked: the code is live until its node
+ * fetches the config, and the journal is read by more people than the code is for. latin1 keeps
+ * every other byte as it was.
+ */
+export function withoutInstallCodes(message: Buffer): Buffer {
+  const text = message.toString('latin1');
+  if (!text.includes('/v1/config/')) return message;
+  return Buffer.from(text.replace(CONFIG_URL_CODE, '$1<install code>'), 'latin1');
 }

@@ -68,7 +68,9 @@ function readTag(text: string, pos: number, colonOnly: boolean): Tag {
     if (program.endsWith(']')) pid = program.slice(bracket + 1, -1) || undefined;
     program = program.slice(0, bracket);
   }
-  return { program: program || undefined, pid, messageStart: skipOneSpace(text, tagEnd) };
+  // `: hello`, `[::1]`, `[INFO]:`: no program in it, so it is message text, kept whole.
+  if (!program) return { program: undefined, pid: undefined, messageStart: pos };
+  return { program, pid, messageStart: skipOneSpace(text, tagEnd) };
 }
 
 function tokenEnd(text: string, pos: number): number {

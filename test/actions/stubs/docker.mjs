@@ -55,11 +55,12 @@ if (command !== 'run') {
 }
 
 // docker run [OPTIONS] IMAGE [COMMAND] [ARG...]
-const opts = { rm: false, privileged: false, volumes: [] };
+const opts = { rm: false, privileged: false, logDriver: undefined, volumes: [] };
 let i = 0;
 for (; i < rest.length && rest[i].startsWith('-'); i++) {
   if (rest[i] === '--rm') opts.rm = true;
   else if (rest[i] === '--privileged') opts.privileged = true;
+  else if (rest[i] === '--log-driver') opts.logDriver = rest[++i];
   else if (rest[i] === '-v' || rest[i] === '--volume') opts.volumes.push(rest[++i]);
   else {
     err(`unknown flag: ${rest[i]}\nSee 'docker run --help'.`);
