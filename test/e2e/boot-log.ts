@@ -11,3 +11,11 @@ export function bootLog(m: Machine, boot: number): { log: EventLog; pcrs: Map<nu
   const pcrs = new Map(m.out(boot, 'pcrs.txt')!.trim().split('\n').map((l) => l.split(' ')).map(([i, v]) => [Number(i), Buffer.from(v!, 'hex')]));
   return { log, pcrs };
 }
+
+/** The SHA-256 digests of the log's events in `pcr`, in order, as hex. */
+export function sha256DigestsIn(log: EventLog, pcr: number): string[] {
+  const bank = log.bankIndex('sha256');
+  return Array.from({ length: log.length }, (_, i) => i)
+    .filter((i) => log.pcrOf(i) === pcr)
+    .map((i) => Buffer.from(log.digestOf(i, bank)!).toString('hex'));
+}

@@ -37,12 +37,15 @@ describe.skipIf(run.skip !== null)('a power loss during install', () => {
       boot.powerLoss();
     });
     const firstBoot = m.out(1, 'boot_id')!.trim();
-    const wiped = JSON.parse(readFileSync(join(m.share, 'worker/fleet/wiped'), 'utf8')) as { bootId: string; disk: string };
+    const readWiped = () => JSON.parse(readFileSync(join(m.share, 'worker/fleet/wiped'), 'utf8')) as { bootId: string };
+    const wiped = readWiped();
     expect(m.step(1, 'wipe-disk').rc).toBe(0);
     // The plug was pulled while install ran: it never reported an exit code.
     expect(m.step(1, 'install').rc).toBeNull();
-    expect(wiped).toMatchObject({ disk: '/dev/nvme0n1', bootId: firstBoot });
+    // The whole record, as install reads it: a record it could not read would refuse the same way.
+    expect(wiped).toEqual({ bootId: firstBoot, disk: '/dev/nvme0n1', serial: 'E2E-NVME-POWER', at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     const runsBefore = dockerRuns(m);
+    const afterWipe = m.diskHashes();
 
     await bootChecked(run, m, 'install-resumed', params, host.services);
     const secondBoot = m.out(2, 'boot_id')!.trim();
@@ -51,7 +54,9 @@ describe.skipIf(run.skip !== null)('a power loss during install', () => {
     expect(m.out(2, 'worker-fleet.ls')!.trim().split('\n').sort()).toEqual(['attested', 'install_code', 'wiped']);
     expect(wiped.bootId).not.toBe(secondBoot);
     expect(m.step(2, 'install')).toEqual({ rc: 1, lines: ['install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision'] });
-    // ... before it ran the installer.
+    // ... before it ran the installer, and it left the record and the disk as they were.
     expect(dockerRuns(m)).toBe(runsBefore);
+    expect(readWiped()).toEqual(wiped);
+    expect(m.diskHashes()).toEqual(afterWipe);
   }, 600_000);
 });

@@ -64,8 +64,13 @@ export async function startVerifier(run: E2eRun, dir: string, nodes: Record<stri
     show: async (host) => JSON.parse(await fleet(['inventory', 'show', host, '--nodes', nodesFile, '--state', state])) as Shown,
     approve: (serial) => fleet(['attest', 'approve', serial, '--state', state]),
     async close() {
-      child.kill('SIGTERM');
-      await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        const hard = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(hard);
+      }
       unregister();
     },
   };
