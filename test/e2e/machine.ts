@@ -44,6 +44,8 @@ export class Machine {
   readonly mac: string;
   readonly disks: Array<MachineDisk & { file: string }>;
   private boots = 0;
+  /** The guest's clock at power-on (`-rtc base=`); unset, the host's. */
+  rtcBase: string | undefined;
 
   private constructor(readonly dir: string, readonly tpmState: string, disks: MachineDisk[], name: string, readonly firmware: MachineSpec['firmware']) {
     this.serial = `E2E-${name.toUpperCase()}`;
@@ -97,6 +99,7 @@ export class Machine {
     if (services.filesPort) forwards.push({ guest: '10.0.2.101:80', hostPort: services.filesPort });
     const running = await startBoot({
       firmware: this.firmware,
+      ...(this.rtcBase ? { rtcBase: this.rtcBase } : {}),
       varsFile: this.varsFile,
       tpmState: this.tpmState,
       workDir,

@@ -49,6 +49,8 @@ export interface MachineSpec {
     frames?: { qemuPort: number; hostPort: number };
   };
   memoryMiB?: number;
+  /** Where the guest's clock starts (`-rtc base=`), when not now: a clock the agent must set. */
+  rtcBase?: string;
 }
 
 export function qemuArgs(m: MachineSpec): string[] {
@@ -60,6 +62,7 @@ export function qemuArgs(m: MachineSpec): string[] {
     '-drive', `if=pflash,format=raw,unit=1,file=${m.varsFile}`,
     '-chardev', `socket,id=chrtpm,path=${m.tpmSocket}`, '-tpmdev', 'emulator,id=tpm0,chardev=chrtpm', '-device', 'tpm-tis,tpmdev=tpm0',
     '-smbios', `type=1,serial=${m.smbios.serial},uuid=${m.smbios.uuid}`,
+    ...(m.rtcBase ? ['-rtc', `base=${m.rtcBase}`] : []),
   ];
   if (m.boot.kind === 'kernel') args.push('-kernel', m.boot.kernel, '-initrd', m.boot.initrd, '-append', m.boot.append);
   else args.push(...espArgs(m.boot.dir));
