@@ -21,6 +21,7 @@ describe.skipIf(run.skip !== null)('decoy disks', () => {
       { bus: 'virtio', serial: 'E2E-TWIN' },
       { bus: 'virtio', serial: 'E2E-TWIN' },
       { bus: 'usb', serial: 'E2E-USB' },
+      { bus: 'usb', serial: 'E2E-USB-FIXED', removable: false },
     ]);
     const image = placeholderImage();
     host = await startHost(run, m.dir, { nodes: { 'node-decoys': nodeEntry(m.serial, 'E2E-DECLARED', 'nixos', run.tpm.a) }, classes: image.classes, files: image.files, lldp: true });
@@ -31,8 +32,12 @@ describe.skipIf(run.skip !== null)('decoy disks', () => {
     // The refusals below come after the attestation and code checks: this boot had both.
     expect(m.step(1, 'agent').lines.slice(-2)).toEqual(['attest: PASSED', 'install code written']);
     // The guest named the disks as the lines below expect (virtio names follow PCI order).
-    expect(m.out(1, 'disks.txt')!.trim().split('\n')).toEqual(['nvme0n1', 'sda', 'vda', 'vdb', 'vdc']);
-    expect(m.step(1, 'usb')).toEqual({ rc: 1, lines: ['wipe: /dev/sda is removable'] });
+    expect(m.out(1, 'disks.txt')!.trim().split('\n')).toEqual(['nvme0n1', 'sda', 'sdb', 'vda', 'vdb', 'vdc']);
+    // The two USB disks enumerate in either order: the guest says which is which.
+    const [removable, fixed] = ['usb-removable', 'usb-fixed'].map((f) => m.out(1, f)!.trim());
+    expect([removable, fixed].sort()).toEqual(['sda', 'sdb']);
+    expect(m.step(1, 'usb')).toEqual({ rc: 1, lines: [`wipe: /dev/${removable} is removable`] });
+    expect(m.step(1, 'usb-fixed')).toEqual({ rc: 1, lines: [`wipe: /dev/${fixed} is on USB`] });
     expect(m.step(1, 'twins')).toEqual({ rc: 1, lines: ['wipe: more than one disk reports the serial E2E-TWIN'] });
     expect(m.step(1, 'other-name')).toEqual({ rc: 1, lines: ['wipe: /dev/vda is the disk with serial E2E-OTHER, but the disk that reports E2E-DECLARED is /dev/nvme0n1'] });
     expect(m.step(1, 'missing')).toEqual({ rc: 1, lines: ['wipe: no disk reports the serial E2E-GONE'] });

@@ -10,14 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { patternedDisk, sha256File } from './disks.js';
 import { OVMF_VARS } from './host-tools.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
-import type { BootSource, DiskBus, MachineSpec } from './qemu-args.js';
+import type { BootSource, DiskSpec, MachineSpec } from './qemu-args.js';
 import { layoutEsp, SECURE_BOOT_FIRMWARE } from './secure-boot-esp.js';
 import { startBoot, type RunningBoot } from './vm.js';
 
-export interface MachineDisk {
-  bus: DiskBus;
-  serial: string;
-}
+export type MachineDisk = Omit<DiskSpec, 'file'>;
 
 /** Where the host's services are, as ports on its loopback. */
 export interface HostServices {

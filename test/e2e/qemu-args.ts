@@ -12,6 +12,8 @@ export interface DiskSpec {
   file: string;
   bus: DiskBus;
   serial: string;
+  /** USB only (default true): a USB SSD often reports itself fixed, and must be refused as USB. */
+  removable?: boolean;
 }
 
 export type BootSource =
@@ -75,7 +77,7 @@ export function qemuArgs(m: MachineSpec): string[] {
     args.push('-drive', `file=${d.file},if=none,id=disk${i},format=raw`);
     if (d.bus === 'nvme') args.push('-device', `nvme,serial=${d.serial},drive=disk${i}`);
     else if (d.bus === 'virtio') args.push('-device', `virtio-blk-pci,serial=${d.serial},drive=disk${i}`);
-    else args.push('-device', `usb-storage,bus=xhci.0,serial=${d.serial},removable=on,drive=disk${i}`);
+    else args.push('-device', `usb-storage,bus=xhci.0,serial=${d.serial},removable=${d.removable === false ? 'off' : 'on'},drive=disk${i}`);
   });
   const fwd = m.nic.forwards.map((f) => `,guestfwd=tcp:${f.guest}-cmd:${m.nic.relay} 127.0.0.1 ${f.hostPort}`).join('');
   // No restrict=on: the guest's SNTP (UDP) reaches the host's loopback at 10.0.2.2, which guestfwd (TCP only) cannot carry.
