@@ -61,6 +61,8 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket'> & { tpmStat
   const tpm = await startTpm(spec.tpmState, socket, join(spec.workDir, 'swtpm.log'));
   const started = Date.now();
   const { child, unregister } = startChild(QEMU, qemuArgs({ ...spec, tpmSocket: socket }));
+  // 'close', not 'exit': the console's last lines may still be in the pipe when QEMU exits.
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const lines: string[] = [];
   const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
   // The serial console mixes \r\n and firmware escape codes: match markers anywhere in a line.
@@ -75,7 +77,7 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket'> & { tpmStat
     timedOut = true;
     child.kill('SIGKILL');
   }, spec.timeoutMs);
-  const done = exited(child).then(async () => {
+  const done = closed.then(async () => {
     clearTimeout(timer);
     unregister();
     await tpm.stop();
