@@ -331,28 +331,12 @@ export class FakeNetBoxModel {
   briefOf(o: string, type: string | null, id: number | null): Record<string, unknown> | null {
     if (type === null || id === null) return null;
     switch (type) {
-      case 'dcim.device': {
-        const d = this.devices.get(id);
-        return d ? this.deviceBrief(o, d) : null;
-      }
-      case 'dcim.interface': {
-        const i = this.interfaces.get(id);
-        return i ? this.interfaceBrief(o, i) : null;
-      }
-      case 'dcim.macaddress': {
-        const m = this.macs.get(id);
-        return m ? this.macBrief(o, m) : null;
-      }
-      case 'dcim.cable': {
-        const c = this.cables.get(id);
-        return c ? this.cableBrief(o, c) : null;
-      }
-      case 'extras.journalentry': {
-        const j = this.journal.get(id);
-        return j ? this.journalBrief(o, j) : null;
-      }
-      default:
-        return null;
+      case 'dcim.device': return ifFound(this.devices.get(id), (d) => this.deviceBrief(o, d));
+      case 'dcim.interface': return ifFound(this.interfaces.get(id), (i) => this.interfaceBrief(o, i));
+      case 'dcim.macaddress': return ifFound(this.macs.get(id), (m) => this.macBrief(o, m));
+      case 'dcim.cable': return ifFound(this.cables.get(id), (c) => this.cableBrief(o, c));
+      case 'extras.journalentry': return ifFound(this.journal.get(id), (j) => this.journalBrief(o, j));
+      default: return null;
     }
   }
 
@@ -762,4 +746,8 @@ function contentTypeLabel(type: string): string {
   const apps: Record<string, string> = { dcim: 'DCIM', extras: 'Extras', ipam: 'IPAM', core: 'Core' };
   const models: Record<string, string> = { macaddress: 'MAC address', journalentry: 'journal entry' };
   return `${apps[app ?? ''] ?? app} | ${models[model ?? ''] ?? model}`;
+}
+
+function ifFound<T>(rec: T | undefined, brief: (rec: T) => Record<string, unknown>): Record<string, unknown> | null {
+  return rec === undefined ? null : brief(rec);
 }

@@ -52,7 +52,7 @@ const CONFIG_URL_CODE = /(\/v1\/config\/)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
  * every other byte as it was.
  */
 export function withoutInstallCodes(message: Buffer): Buffer {
-  const text = message.toString('latin1');
-  if (!text.includes('/v1/config/')) return message;
-  return Buffer.from(text.replace(CONFIG_URL_CODE, '$1<install code>'), 'latin1');
+  // Most messages hold no config URL: look for one in the bytes before decoding anything.
+  if (!message.includes('/v1/config/')) return message;
+  return Buffer.from(message.toString('latin1').replace(CONFIG_URL_CODE, '$1<install code>'), 'latin1');
 }
