@@ -3,17 +3,16 @@
  * names 10.0.2.100, the address guestfwd gives it in the guest), the embedded inventory from a
  * nodes file, auto-provision on, the syslog receiver off. Its audit lines are kept for the checks.
  */
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import type { JournalEntry } from '../../verifier/inventory/device.js';
 import type { DeviceRecord } from '../../verifier/inventory/embedded/embedded.js';
+import { startFleetServe } from '../fleet-serve.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
-import { atExit } from '../swtpm/exit.js';
 import { TSX } from '../tsx.js';
 import type { E2eRun } from './manifest.js';
 
@@ -43,35 +42,17 @@ export async function startVerifier(run: E2eRun, dir: string, nodes: Record<stri
   const state = join(dir, 'fleetd');
   writeFileSync(nodesFile, stringify({ ...RIG_CATALOGUE, classes: { ...RIG_CATALOGUE.classes, ...classes }, nodes }));
   const { dir: inputs } = await classInputs(join(dir, 'talos'));
-  const child = spawn(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'serve', '--nodes', nodesFile, '--state', state, '--auto-provision', '--class-inputs', inputs,
-    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, '--syslog-listen', 'off'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const unregister = atExit(() => child.kill('SIGKILL'));
-  const audit: string[] = [];
-  const errors: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (l) => audit.push(l));
-  const port = await new Promise<number>((resolve, reject) => {
-    createInterface({ input: child.stderr! }).on('line', (l) => {
-      errors.push(l);
-      const m = /listening on https:\/\/127\.0\.0\.1:(\d+)/.exec(l);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`fleet serve exited ${code}:\n${errors.join('\n')}`)));
-  });
+  const fleetd = await startFleetServe(['--nodes', nodesFile, '--state', state, '--auto-provision', '--class-inputs', inputs,
+    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, '--syslog-listen', 'off']);
+  const audit = fleetd.stdout;
   return {
-    port,
+    port: Number(new URL(fleetd.url).port),
     audit,
     audited: (event) => audit.map((l) => JSON.parse(l) as Record<string, unknown>).filter((a) => a.audit === event),
     show: async (host) => JSON.parse(await fleet(['inventory', 'show', host, '--nodes', nodesFile, '--state', state])) as Shown,
     approve: (serial) => fleet(['attest', 'approve', serial, '--state', state]),
     async close() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        const hard = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(hard);
-      }
-      unregister();
+      await fleetd.stop();
     },
   };
 }

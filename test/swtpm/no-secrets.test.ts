@@ -1,14 +1,14 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { get } from 'node:https';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { FakeKube, RESOURCES } from '../kube/fake-kube.js';
+import { startFleetServe } from '../fleet-serve.js';
 import { TSX } from '../tsx.js';
 import { goldenTpm } from './provision.js';
 import { startRig, type Rig } from './rig.js';
@@ -48,24 +48,15 @@ describe('secrets stay secret', () => {
     execFileSync('sh', ['-c', `mkdir -p ${tls} && cd ${tls} && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout tls.key -out tls.crt -days 1 -subj /CN=fleetd -addext subjectAltName=IP:127.0.0.1`], { stdio: 'ignore' });
     const ca = await readFile(join(tls, 'tls.crt'));
     const state = join(rig.dir, 'serve-state');
-    const args = [...TSX.slice(1), 'cli/fleet.ts', 'serve', '--nodes', rig.nodesPath, '--state', state, '--auto-provision', '--listen', '127.0.0.1:0', '--cert', join(tls, 'tls.crt'), '--key', join(tls, 'tls.key'),
+    const args = ['--nodes', rig.nodesPath, '--state', state, '--auto-provision', '--listen', '127.0.0.1:0', '--cert', join(tls, 'tls.crt'), '--key', join(tls, 'tls.key'),
       '--class-inputs', inputs, '--target-kubeconfig', kube.kubeconfigPath, '--kubeconfig', kube.kubeconfigPath, '--reconcile-interval', '1', '--config-url', 'https://fleetd.lab:8443/v1/config', '--syslog-listen', 'off'];
-    const child = spawn(TSX[0], args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FLEET_LOG_LEVEL: 'trace' } });
-    const emitted: string[] = [];
-    createInterface({ input: child.stdout }).on('line', (l) => emitted.push(l));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stderr }).on('line', (l) => {
-        emitted.push(l);
-        const m = /listening on (\S+)/.exec(l);
-        if (m) resolve(m[1]!);
-      });
-      void exited.then((code) => reject(new Error(`fleet serve exited ${code}: ${emitted.join('\n')}`)));
-    });
+    const fleetd = await startFleetServe(args, { env: { ...process.env, FLEET_LOG_LEVEL: 'trace' } });
+    const { url } = fleetd;
+    const said: string[] = [];
 
     try {
       // The agent, then the installed node's fetches: its config, again, and a code nobody issued.
-      await runAttestation({ tpm: rig.tpm, client: { baseUrl: url, ca }, boot: rig.boot, installCodePath: rig.installCodePath, say: (l) => emitted.push(l), tries: 1 });
+      await runAttestation({ tpm: rig.tpm, client: { baseUrl: url, ca }, boot: rig.boot, installCodePath: rig.installCodePath, say: (l) => said.push(l), tries: 1 });
       const code = (await readFile(rig.installCodePath, 'utf8')).trim();
       const config = await fetchText(`${url}/v1/config/${code}`, ca);
       expect(config.status).toBe(200);
@@ -90,8 +81,7 @@ describe('secrets stay secret', () => {
       for (const s of [token, secrets.trustdinfo.token, secrets.cluster.secret]) expect(config.body).toContain(s);
       expect(kube.objects('', 'secrets', 'kube-system').map((s) => Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString())).toEqual([token.split('.')[1]]);
 
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await fleetd.stop()).toBe(0);
       const show = execFileSync(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'inventory', 'show', 'node-1', '--nodes', rig.nodesPath, '--state', state], { encoding: 'utf8' });
       const files = await Promise.all((await readdir(state)).map((f) => readFile(join(state, f), 'latin1')));
       // Every object but the token Secret, which is where the token belongs.
@@ -99,7 +89,7 @@ describe('secrets stay secret', () => {
       const requests = kube.requests.map((r) => r.url);
 
       // What was scanned is a full run: trace-level request lines, audits, journal, metrics, objects.
-      const text = emitted.join('\n');
+      const text = [...fleetd.lines, ...said].join('\n');
       expect(text).toMatch(/"msg":"incoming request"/);
       expect(text).toMatch(/"audit":"attest.install".*"issued":true/);
       expect(text).toMatch(/"audit":"fleet.render".*"outcome":"rendered"/);
@@ -113,7 +103,7 @@ describe('secrets stay secret', () => {
         for (const s of secretValues) expect(hay.includes(s), `${where} holds a secret (${s.slice(0, 4)}…)`).toBe(false);
       }
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await fleetd.stop();
     }
   });
 });

@@ -2,22 +2,18 @@
  * The must-show: real senders → the receiver → a real (private) systemd-journald, checked with
  * `journalctl -o json`; and the same through `fleet serve --syslog-listen --journal-socket`.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics } from '../../verifier/metrics.js';
 import { JournalSocket } from '../../verifier/syslog/journal-socket.js';
 import { startSyslogReceiver } from '../../verifier/syslog/receiver.js';
+import { startFleetServe } from '../fleet-serve.js';
 import { nodesYaml } from '../inventory/nodes-yaml.js';
 import { startPrivateJournald, type PrivateJournald } from './journald.js';
 import { BUSYBOX_LINES, busyboxRemote, logger } from './senders.js';
 import { waitUntil } from './wait.js';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 let journald: PrivateJournald;
 beforeAll(async () => {
@@ -64,18 +60,9 @@ describe('HookOS syslog into a real journald', () => {
   it('fleet serve --syslog-listen --journal-socket: the entries, the audit line, and the counters in /metrics', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fleet-serve-syslog-'));
     await writeFile(join(dir, 'nodes.yaml'), nodesYaml([]));
-    const child = spawn('node_modules/.bin/tsx', ['cli/fleet.ts', 'serve', '--nodes', join(dir, 'nodes.yaml'), '--state', join(dir, 'state'), '--listen', '127.0.0.1:0', '--syslog-listen', '127.0.0.1:0', '--journal-socket', journald.socketPath], {
-      cwd: REPO,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const fleetd = await startFleetServe(['--nodes', join(dir, 'nodes.yaml'), '--state', join(dir, 'state'), '--listen', '127.0.0.1:0', '--syslog-listen', '127.0.0.1:0', '--journal-socket', journald.socketPath]);
+    const { url, lines } = fleetd;
     try {
-      const lines: string[] = [];
-      createInterface({ input: child.stdout }).on('line', (l) => lines.push(l));
-      createInterface({ input: child.stderr }).on('line', (l) => lines.push(l));
-      await waitUntil(() => lines.some((l) => l.includes('listening on')) || child.exitCode !== null, 30_000, () => lines.join('\n'));
-      const url = /listening on (\S+)/.exec(lines.join('\n'))?.[1];
-      expect(url, lines.join('\n')).toBeDefined();
       const listening = lines.map((l) => (l.startsWith('{') ? (JSON.parse(l) as Record<string, unknown>) : {})).find((a) => a.audit === 'syslog.listening')!;
       expect(listening).toMatchObject({ host: '127.0.0.1', port: expect.any(Number), recvBufferBytes: expect.any(Number) });
 
@@ -86,9 +73,9 @@ describe('HookOS syslog into a real journald', () => {
       expect(metrics).toMatch(/^fleet_syslog_received_total 1$/m);
       expect(metrics).toMatch(/^fleet_syslog_written_total 1$/m);
       expect(metrics).toMatch(/^fleet_syslog_queue_bytes 0$/m);
+      expect(await fleetd.stop()).toBe(0);
     } finally {
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      await fleetd.stop();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -1,0 +1,58 @@
+/**
+ * `fleet serve` as a child process for tests: started from the repo with tsx, ready once it says
+ * where it listens, stopped by PID (SIGTERM, then SIGKILL after 5 s), and killed if the test
+ * process dies first.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { atExit } from './swtpm/exit.js';
+import { TSX } from './tsx.js';
+
+const REPO = fileURLToPath(new URL('../', import.meta.url));
+
+export interface FleetServe {
+  url: string;
+  /** Its stdout lines: the audit, one JSON object a line. */
+  stdout: string[];
+  /** Everything it printed, stdout and stderr, in order of arrival. */
+  lines: string[];
+  /** Stops it; answers its exit code (null when it had to be killed). */
+  stop(): Promise<number | null>;
+}
+
+export async function startFleetServe(args: string[], opts: { env?: NodeJS.ProcessEnv; startTimeoutMs?: number } = {}): Promise<FleetServe> {
+  const child = spawn(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'serve', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+  const unregister = atExit(() => child.kill('SIGKILL'));
+  // 'close', not 'exit': every line it printed has been read by then.
+  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  const stdout: string[] = [];
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on('line', (l) => {
+    stdout.push(l);
+    lines.push(l);
+  });
+  const stop = async (): Promise<number | null> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const hard = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const code = await closed;
+    clearTimeout(hard);
+    unregister();
+    return code;
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stderr }).on('line', (l) => {
+        lines.push(l);
+        const m = /listening on (\S+)/.exec(l);
+        if (m) resolve(m[1]!);
+      });
+      void closed.then((code) => reject(new Error(`fleet serve exited ${code}:\n${lines.join('\n')}`)));
+      setTimeout(() => reject(new Error(`fleet serve did not listen within ${opts.startTimeoutMs ?? 30_000} ms:\n${lines.join('\n')}`)), opts.startTimeoutMs ?? 30_000).unref();
+    });
+    return { url, stdout, lines, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
