@@ -49,7 +49,8 @@ async function steadyPass(n: number): Promise<{ writes: number; cpuMs: number; r
       }
     })();
     await writeFile(join(dir, 'nodes.yaml'), stringify({ ...RIG_CATALOGUE, nodes }));
-    const reconciler = new Reconciler(KubeClient.fromFile(kube.kubeconfig, 'tinkerbell'), new EmbeddedInventory(join(dir, 'nodes.yaml'), db), new LocalStore(db), {
+    const parts = { kube: KubeClient.fromFile(kube.kubeconfig, 'tinkerbell'), inventory: new EmbeddedInventory(join(dir, 'nodes.yaml'), db), store: new LocalStore(db), classInputs: async () => null };
+    const reconciler = new Reconciler(parts, {
       namespace: 'tinkerbell',
       hookosWaitS: 600,
       defaultGlobalTimeoutS: 3600,

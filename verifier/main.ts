@@ -21,6 +21,7 @@ import type { Inventory } from './inventory/inventory.js';
 import { KubeClient } from './kube/client.js';
 import { Controller } from './reconcile/controller.js';
 import { LeaderLease } from './reconcile/lease.js';
+import { KubeRuns } from './reconcile/open-run.js';
 import { Reconciler } from './reconcile/reconciler.js';
 import { SYSLOG_OPTIONS, SYSLOG_USAGE, startSyslog } from './syslog/serve-options.js';
 
@@ -35,7 +36,8 @@ ${INVENTORY_USAGE}
   --kubeconfig FILE   Tinkerbell's API (client certificate): reconcile Hardware, Machines and Workflows
   --namespace NS      Tinkerbell's namespace (default tinkerbell)
   --reconcile-interval SEC  between passes (default 30); an attestation that asks for a run starts one at once
-  --hookos-wait SEC   a machine that attested this recently waits in HookOS: its run needs no power cycle (default 600)
+  --hookos-wait SEC   how long a machine that attested with an intake's code still waits in HookOS, so
+                      that its run starts there with no power cycle (default 600)
   --seed-url URL      where a disk-image node fetches its seed (given to provision-image runs)
   --config-url URL    where an installed Talos node fetches its config: talos.config=<URL>/<code>
   --class-inputs DIR  each class's Talos inputs (fleet render-class-inputs): needed to install Talos
@@ -92,13 +94,15 @@ export async function serve(args: string[], onListening: (url: string) => void =
     ...(o['class-inputs'] ? { classInputsDir: o['class-inputs'] } : {}),
     ...(o['target-kubeconfig'] ? { target: TargetClusterClient.fromFile(o['target-kubeconfig']) } : {}),
   });
-  const controller = o.kubeconfig ? startReconciler(o, inventory, store, audit, metrics) : undefined;
+  const kube = o.kubeconfig ? KubeClient.fromFile(o.kubeconfig, o.namespace ?? 'tinkerbell') : undefined;
+  const controller = kube ? startReconciler(o, kube, inventory, store, installs, audit, metrics) : undefined;
   const service = new AttestationService({
     inventory,
     store,
     audit,
     installs,
     metrics,
+    ...(kube ? { runs: new KubeRuns(kube) } : {}),
     sessions: new SessionStore(ttl * 1000),
     autoProvision: o['auto-provision'],
     ...(controller ? { onRunWanted: () => void controller.trigger() } : {}),
@@ -146,21 +150,22 @@ function seconds(v: string | undefined, name: string): number {
 
 /** The reconciler, on its interval, writing only while this fleetd holds the Lease. */
 function startReconciler(
-  o: { kubeconfig?: string | undefined; namespace?: string | undefined; 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined; 'seed-url'?: string | undefined; 'config-url'?: string | undefined },
+  o: { 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined; 'seed-url'?: string | undefined; 'config-url'?: string | undefined },
+  kube: KubeClient,
   inventory: Inventory,
   store: LocalStore,
+  installs: Installs,
   audit: Audit,
   metrics: Metrics,
 ): Controller {
-  const kube = KubeClient.fromFile(o.kubeconfig!, o.namespace ?? 'tinkerbell');
-  const reconciler = new Reconciler(kube, inventory, store, {
+  const reconciler = new Reconciler({ kube, inventory, store, metrics, classInputs: (c) => installs.classInputsProblem(c) }, {
     namespace: kube.namespace,
     hookosWaitS: seconds(o['hookos-wait'], 'hookos-wait'),
     defaultGlobalTimeoutS: 3600,
     corroborationS: 600,
     ...(o['seed-url'] ? { seedUrl: o['seed-url'] } : {}),
     ...(o['config-url'] ? { configUrl: o['config-url'] } : {}),
-  }, () => new Date(), metrics);
+  });
   const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`);
   const controller = new Controller(reconciler, { intervalMs: seconds(o['reconcile-interval'], 'reconcile-interval') * 1000, lease, log: (l) => audit(String(l.event), l) });
   controller.start();

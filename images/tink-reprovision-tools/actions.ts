@@ -4,7 +4,7 @@
  * follow this list; a test holds them to it.
  */
 export const ACTIONS = {
-  'wipe-disk': ['WIPE', 'INSTALL_DISK', 'INSTALL_DISK_SERIAL', 'INSTALLER_IMAGE', 'IMAGE_URL'],
+  'wipe-disk': ['WIPE', 'INSTALL_DISK', 'INSTALL_DISK_SERIAL', 'INSTALL', 'OS', 'INSTALLER_IMAGE', 'CONFIG_URL', 'IMAGE_URL', 'IMAGE_SHA256', 'SEED_URL'],
   install: ['INSTALL', 'INSTALL_DISK', 'INSTALLER_IMAGE', 'CONFIG_URL'],
   'image-to-disk': ['OS', 'INSTALL_DISK', 'IMAGE_URL', 'IMAGE_SHA256', 'SEED_URL', 'NODE'],
   'next-boot': ['OS', 'INSTALL_DISK'],

@@ -61,7 +61,9 @@ async function wipedInNewBoot(): Promise<void> {
   await rig.setBootId(randomUUID());
   await rig.attest();
   await mirrorLoop(rig.sys, disk, 'SN-IMAGE');
-  const r = await rig.perform('wipe-disk', wipeDisk, { WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-IMAGE', IMAGE_URL: files.url('/image.raw') });
+  // wipe-disk as the provision-image Template runs it.
+  const e = env('nixos-image', '/image.raw');
+  const r = await rig.perform('wipe-disk', wipeDisk, { WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-IMAGE', INSTALL: 'true', OS: e.OS, IMAGE_URL: e.IMAGE_URL, IMAGE_SHA256: e.IMAGE_SHA256, SEED_URL: e.SEED_URL });
   expect(r.code, r.lines.join('\n')).toBe(0);
 }
 

@@ -25,7 +25,7 @@ const loops = new Loops();
 let rig: Rig;
 let disk: string;
 
-const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-PROVISION', INSTALLER_IMAGE: INSTALLER });
+const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-PROVISION', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: INSTALLER, CONFIG_URL });
 const installEnv = (more: Record<string, string> = {}) => ({ INSTALL: 'true', INSTALL_DISK: disk, INSTALLER_IMAGE: INSTALLER, CONFIG_URL, ...more });
 
 /** A fresh boot that attested, with the disk wiped in it. */

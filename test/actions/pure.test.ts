@@ -4,13 +4,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ACTIONS } from '../../images/tink-reprovision-tools/actions.js';
 import { crc32 } from '../../images/tink-reprovision-tools/disk/crc32.js';
 import { parseGptEntries, parseGptHeader, PART_TYPE, type GptPartition } from '../../images/tink-reprovision-tools/disk/gpt.js';
 import { imageFormat } from '../../images/tink-reprovision-tools/image/format.js';
 import { debugfsWriteScript } from '../../images/tink-reprovision-tools/image/nocloud.js';
 import { chooseRoot } from '../../images/tink-reprovision-tools/image/root.js';
+import { declaredSha256 } from '../../images/tink-reprovision-tools/image/sha256.js';
 import { installerArgs, installerTail } from '../../images/tink-reprovision-tools/install/installer.js';
+import { lackRefusal, runLacks, type RunEnv } from '../../images/tink-reprovision-tools/wipe/run-needs.js';
 import { ParseError } from '../../shared/errors.js';
+import { DISK_IMAGE_PAYLOADS, PAYLOADS } from '../../shared/payloads.js';
 import { sparseFile } from './loop.js';
 
 describe('GPT', () => {
@@ -125,5 +129,82 @@ describe('the Talos installer', () => {
     expect(tail).toHaveLength(20);
     expect(tail[0]).toBe('line 11');
     expect(tail.at(-1)).toBe('talos.config=https://x/<install code> and <install code> again');
+  });
+});
+
+describe('what a run must give wipe-disk before it wipes', () => {
+  const none: RunEnv = { INSTALL: '', OS: '', INSTALLER_IMAGE: '', CONFIG_URL: '', IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' };
+  const talos: RunEnv = { ...none, INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: 'ghcr.io/siderolabs/installer:v1.9.5', CONFIG_URL: 'https://fleet.example/v1/config' };
+  const image: RunEnv = { ...none, INSTALL: 'true', OS: 'nixos-image', IMAGE_URL: 'https://img.example/nixos.raw', IMAGE_SHA256: 'c'.repeat(64), SEED_URL: 'https://fleet.example/v1/seed' };
+
+  it('a Talos provision needs the installer image and the config URL', () => {
+    expect(runLacks(talos)).toEqual([]);
+    expect(runLacks({ ...talos, CONFIG_URL: '' })).toEqual(['CONFIG_URL']);
+    expect(runLacks({ ...talos, INSTALLER_IMAGE: '' })).toEqual(['INSTALLER_IMAGE']);
+    expect(runLacks({ ...talos, INSTALLER_IMAGE: '', CONFIG_URL: '' })).toEqual(['INSTALLER_IMAGE', 'CONFIG_URL']);
+    // What a disk image needs is no part of a Talos run.
+    expect(runLacks({ ...talos, IMAGE_URL: '', IMAGE_SHA256: 'junk', SEED_URL: '' })).toEqual([]);
+  });
+
+  it.each(DISK_IMAGE_PAYLOADS)('a %s provision needs the image URL, its sha256 as 64 hex digits, and the seed URL', (os) => {
+    const run = { ...image, OS: os };
+    expect(runLacks(run)).toEqual([]);
+    expect(runLacks({ ...run, IMAGE_URL: '' })).toEqual(['IMAGE_URL']);
+    expect(runLacks({ ...run, SEED_URL: '' })).toEqual(['SEED_URL']);
+    for (const sha of ['', 'c'.repeat(63), 'c'.repeat(65), 'z'.repeat(64), ` ${'c'.repeat(63)}`]) expect(runLacks({ ...run, IMAGE_SHA256: sha })).toEqual(['IMAGE_SHA256']);
+    // image-to-disk takes the digest in either case: so does wipe-disk.
+    expect(runLacks({ ...run, IMAGE_SHA256: 'C'.repeat(64) })).toEqual([]);
+    expect(runLacks({ ...run, IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' })).toEqual(['IMAGE_URL', 'IMAGE_SHA256', 'SEED_URL']);
+    expect(runLacks({ ...run, INSTALLER_IMAGE: '', CONFIG_URL: '' })).toEqual([]);
+  });
+
+  it('a run that installs must name a payload', () => {
+    expect(runLacks({ ...talos, OS: '' })).toEqual(['OS']);
+    expect(runLacks({ ...image, OS: 'ubuntu-image' })).toEqual(['OS']);
+    expect(runLacks({ ...talos, OS: 'TALOS' })).toEqual(['OS']);
+  });
+
+  it('a run that installs nothing (a retirement: INSTALL false) needs nothing', () => {
+    expect(runLacks({ ...none, INSTALL: 'false' })).toEqual([]);
+    expect(runLacks({ ...talos, INSTALL: 'false', CONFIG_URL: '' })).toEqual([]);
+    expect(runLacks({ ...image, INSTALL: 'false', SEED_URL: '' })).toEqual([]);
+  });
+
+  it('says what is missing, which action needs it, and that nothing was wiped', () => {
+    expect(lackRefusal(talos)).toBeNull();
+    expect(lackRefusal(image)).toBeNull();
+    expect(lackRefusal({ ...none, INSTALL: 'false' })).toBeNull();
+    expect(lackRefusal({ ...talos, CONFIG_URL: '' })).toBe('the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped');
+    expect(lackRefusal({ ...talos, INSTALLER_IMAGE: '', CONFIG_URL: '' })).toBe('the run installs Talos, but gives install no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL); nothing wiped');
+    expect(lackRefusal({ ...image, IMAGE_SHA256: 'abc' })).toBe('the run installs nixos-image, but gives image-to-disk no sha256 of 64 hex digits (IMAGE_SHA256); nothing wiped');
+    expect(lackRefusal({ ...image, OS: 'cloud-init-nocloud', IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' })).toBe(
+      'the run installs cloud-init-nocloud, but gives image-to-disk no image URL (IMAGE_URL), no sha256 of 64 hex digits (IMAGE_SHA256) and no seed URL (SEED_URL); nothing wiped',
+    );
+    expect(lackRefusal({ ...talos, OS: '' })).toBe('the run installs (INSTALL is true) but names no payload: OS is empty, not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped');
+    expect(lackRefusal({ ...talos, OS: 'windows' })).toBe('the run installs (INSTALL is true) but names no payload: OS is "windows", not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped');
+  });
+
+  it('for any run: refuses exactly when something is missing, only for a run that installs, naming variables its installing action reads (fuzz)', () => {
+    const value = fc.constantFrom('', 'x', 'c'.repeat(64), 'C'.repeat(64), 'true', 'false', 'talos', ...PAYLOADS);
+    const run = fc.record({ INSTALL: value, OS: value, INSTALLER_IMAGE: value, CONFIG_URL: value, IMAGE_URL: value, IMAGE_SHA256: value, SEED_URL: value });
+    fc.assert(
+      fc.property(run, (r) => {
+        const lacks = runLacks(r);
+        const refusal = lackRefusal(r);
+        expect(refusal === null).toBe(lacks.length === 0);
+        if (refusal) expect(refusal).toMatch(/; nothing wiped$/);
+        if (r.INSTALL !== 'true') expect(lacks).toEqual([]);
+        const reads = r.OS === 'talos' ? ACTIONS.install : ACTIONS['image-to-disk'];
+        for (const l of lacks) expect(l === 'OS' || (reads as readonly string[]).includes(l)).toBe(true);
+        for (const l of lacks) expect(ACTIONS['wipe-disk']).toContain(l);
+      }),
+    );
+  });
+
+  it('reads IMAGE_SHA256 as image-to-disk does: 64 hex digits, lowercased', () => {
+    expect(declaredSha256('AB'.repeat(32))).toBe('ab'.repeat(32));
+    expect(declaredSha256('ab'.repeat(32))).toBe('ab'.repeat(32));
+    expect(declaredSha256('ab'.repeat(31))).toBeNull();
+    expect(declaredSha256('')).toBeNull();
   });
 });

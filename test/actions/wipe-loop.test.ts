@@ -11,6 +11,16 @@ import { Rig } from './rig.js';
 
 /** wipe-disk on real block devices (loop devices over sparse files), run twice. */
 const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
+/** wipe-disk's environment in the provision Template, for a Talos provision. */
+const talosEnv = (disk: string, serial: string) => ({
+  WIPE: 'true',
+  INSTALL_DISK: disk,
+  INSTALL_DISK_SERIAL: serial,
+  INSTALL: 'true',
+  OS: 'talos',
+  INSTALLER_IMAGE: INSTALLER,
+  CONFIG_URL: 'https://fleet.example:8443/v1/config',
+});
 const MIB = 1 << 20;
 const loops = new Loops();
 let rig: Rig;
@@ -56,7 +66,7 @@ describe('wipe-disk on a real disk', () => {
     expect(existsSync(`${target}p2`)).toBe(true);
     expect(spawnSync('blkid', ['-p', `${target}p2`]).status).toBe(0);
 
-    const r = await rig.perform('wipe-disk', wipeDisk, { WIPE: 'true', INSTALL_DISK: target, INSTALL_DISK_SERIAL: 'DISK-A', INSTALLER_IMAGE: INSTALLER });
+    const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-A'));
     expect(r.code).toBe(0);
     expect(r.lines[0]).toBe(`wipe: ${target} reports the serial DISK-A`);
     expect(r.lines).toContain(`wipe: pulled the installer image ${INSTALLER}`);
@@ -80,7 +90,7 @@ describe('wipe-disk on a real disk', () => {
   it('runs a second time to the same end', async () => {
     const before = others.map(sha256sum);
     await mirrorLoop(rig.sys, target, 'DISK-A');
-    const r = await rig.perform('wipe-disk', wipeDisk, { WIPE: 'true', INSTALL_DISK: target, INSTALL_DISK_SERIAL: 'DISK-A', INSTALLER_IMAGE: INSTALLER });
+    const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-A'));
     expect(r.code).toBe(0);
     expect(r.lines.at(-1)).toBe(`wipe: wiped ${target} in boot ${rig.bootId}`);
     expect(execFileSync('wipefs', [target], { encoding: 'utf8' })).toBe('');
@@ -89,7 +99,7 @@ describe('wipe-disk on a real disk', () => {
 
   it('refuses the loop device named by another disk\'s serial, and writes nothing', async () => {
     const before = [target, ...others].map(sha256sum);
-    const r = await rig.perform('wipe-disk', wipeDisk, { WIPE: 'true', INSTALL_DISK: target, INSTALL_DISK_SERIAL: 'DISK-B', INSTALLER_IMAGE: INSTALLER });
+    const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-B'));
     expect(r).toEqual({ code: 1, lines: [`wipe: ${target} is the disk with serial DISK-A, but the disk that reports DISK-B is ${others[0]}`] });
     expect([target, ...others].map(sha256sum)).toEqual(before);
   });

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { access, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
+import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { addDisk, type FakeDisk } from './fake-sysfs.js';
@@ -15,6 +17,8 @@ import { Rig } from './rig.js';
  * record and runs no tool that writes.
  */
 const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
+const CONFIG_URL = 'https://fleet.example:8443/v1/config';
+const SEED_URL = 'https://fleet.example:8443/v1/seed';
 let rig: Rig;
 let files: Files;
 const disks = new Map<string, string>();
@@ -42,13 +46,33 @@ async function disk(d: Omit<FakeDisk, 'sizeBytes'>): Promise<string> {
   return path;
 }
 
+/** wipe-disk's environment in the provision Template, for a Talos provision. */
 const env = (installDisk: string, more: Record<string, string> = {}) => ({
   WIPE: 'true',
   INSTALL_DISK: installDisk,
   INSTALL_DISK_SERIAL: 'S4EVNF0M123456',
+  INSTALL: 'true',
+  OS: 'talos',
   INSTALLER_IMAGE: INSTALLER,
+  CONFIG_URL,
   ...more,
 });
+
+/** wipe-disk's environment in the provision-image Template, for a disk-image provision. */
+const imageEnv = (installDisk: string, imageUrl: string, more: Record<string, string> = {}) => ({
+  WIPE: 'true',
+  INSTALL_DISK: installDisk,
+  INSTALL_DISK_SERIAL: 'S4EVNF0M123456',
+  INSTALL: 'true',
+  OS: 'nixos-image',
+  IMAGE_URL: imageUrl,
+  IMAGE_SHA256: 'ab'.repeat(32),
+  SEED_URL,
+  ...more,
+});
+
+/** wipe-disk's environment in the provision Template for a retirement: install=false, no payload. */
+const retireEnv = (installDisk: string) => ({ ...env(installDisk), INSTALL: 'false', OS: '', INSTALLER_IMAGE: '', CONFIG_URL: '' });
 
 async function refused(e: Record<string, string>, lines: string[]): Promise<void> {
   const r = await rig.perform('wipe-disk', wipeDisk, e);
@@ -131,12 +155,68 @@ describe('wipe-disk refuses, touching nothing', () => {
   });
 
   it('when the disk image of a provision-image run does not answer', async () => {
-    const e = (url: string) => env(nvme, { INSTALLER_IMAGE: '', IMAGE_URL: url });
+    const e = (url: string) => imageEnv(nvme, url);
     const found = `wipe: ${nvme} reports the serial S4EVNF0M123456`;
     await refused(e(files.url('/nixos.raw.zst')), [found, `wipe: the image ${files.url('/nixos.raw.zst')} cannot be fetched (HTTP 404); nothing wiped`]);
     const gone = await new Files().start();
     await gone.stop();
     await refused(e(gone.url('/nixos.raw.zst')), [found, `wipe: the image ${gone.url('/nixos.raw.zst')} cannot be fetched (ECONNREFUSED); nothing wiped`]);
+  });
+});
+
+/**
+ * A run that installs (INSTALL true) but lacks what its installing action needs: wipe-disk refuses
+ * it before it looks at a disk, pulls an image or asks a URL, and the action that would have run
+ * after the wipe (install for Talos, image-to-disk for a disk image) refuses the same environment.
+ */
+describe('wipe-disk refuses a run that could not install after the wipe, touching nothing', () => {
+  let nvme: string;
+  const image = () => files.url('/nixos.raw');
+  beforeEach(async () => {
+    nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
+    await rig.attest();
+    files.served.set('/nixos.raw', Buffer.from('image'));
+  });
+
+  async function refusedBeforeAnything(e: Record<string, string>, line: string): Promise<void> {
+    await refused(e, [line]);
+    expect(rig.calls, 'no installer pull').toEqual([]);
+    expect(files.requests, 'no image HEAD').toEqual([]);
+  }
+
+  const talos: Array<[string, Record<string, string>, string, string]> = [
+    ['no config URL', { CONFIG_URL: '' }, 'no config URL (CONFIG_URL)', 'install: no config URL is given'],
+    ['a config URL the hardwareMap lacks', { CONFIG_URL: '<no value>' }, 'no config URL (CONFIG_URL)', 'install: no config URL is given'],
+    ['no installer image', { INSTALLER_IMAGE: '' }, 'no installer image (INSTALLER_IMAGE)', 'install: no installer image is declared'],
+    ['neither', { INSTALLER_IMAGE: '', CONFIG_URL: '' }, 'no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL)', 'install: no installer image is declared'],
+  ];
+  it.each(talos)('a Talos provision with %s', async (_, more, lacks, installSays) => {
+    await refusedBeforeAnything(env(nvme, more), `wipe: the run installs Talos, but gives install ${lacks}; nothing wiped`);
+    const later = await rig.perform('install', install, { ...env(nvme, more) });
+    expect(later).toEqual({ code: 1, lines: [installSays] });
+  });
+
+  const images: Array<[string, string, Record<string, string>, string, string]> = [
+    ['nixos-image', 'no sha256', { IMAGE_SHA256: '' }, 'no sha256 of 64 hex digits (IMAGE_SHA256)', 'image-to-disk: IMAGE_SHA256 is not 64 hex digits'],
+    ['nixos-image', 'a sha256 of 63 hex digits', { IMAGE_SHA256: 'a'.repeat(63) }, 'no sha256 of 64 hex digits (IMAGE_SHA256)', 'image-to-disk: IMAGE_SHA256 is not 64 hex digits'],
+    ['nixos-image', 'a sha256 that is not hex', { IMAGE_SHA256: 'g'.repeat(64) }, 'no sha256 of 64 hex digits (IMAGE_SHA256)', 'image-to-disk: IMAGE_SHA256 is not 64 hex digits'],
+    ['alpine-image', 'no seed URL', { SEED_URL: '' }, 'no seed URL (SEED_URL)', 'image-to-disk: no seed URL is given'],
+    ['cloud-init-nocloud', 'no seed URL', { SEED_URL: '<no value>' }, 'no seed URL (SEED_URL)', 'image-to-disk: no seed URL is given'],
+    ['nixos-image', 'no image URL', { IMAGE_URL: '' }, 'no image URL (IMAGE_URL)', 'image-to-disk: no image URL is declared'],
+    ['cloud-init-nocloud', 'none of them', { IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' }, 'no image URL (IMAGE_URL), no sha256 of 64 hex digits (IMAGE_SHA256) and no seed URL (SEED_URL)', 'image-to-disk: no image URL is declared'],
+  ];
+  it.each(images)('%s: a provision with %s', async (os, _, more, lacks, imageSays) => {
+    const e = imageEnv(nvme, image(), { OS: os, ...more });
+    await refusedBeforeAnything(e, `wipe: the run installs ${os}, but gives image-to-disk ${lacks}; nothing wiped`);
+    expect(await rig.perform('image-to-disk', imageToDisk, e)).toEqual({ code: 1, lines: [imageSays] });
+  });
+
+  it('a run that installs but names no payload: OS empty, or no payload fleet knows', async () => {
+    const payloads = 'talos, nixos-image, alpine-image, cloud-init-nocloud';
+    await refusedBeforeAnything(env(nvme, { OS: '' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`);
+    await refusedBeforeAnything(env(nvme, { OS: '<no value>' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`);
+    await refusedBeforeAnything(imageEnv(nvme, image(), { OS: 'ubuntu-image' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is "ubuntu-image", not one of ${payloads}; nothing wiped`);
+    await refusedBeforeAnything(env(nvme, { OS: 'Talos' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is "Talos", not one of ${payloads}; nothing wiped`);
   });
 });
 
@@ -155,10 +235,25 @@ describe('wipe-disk without work', () => {
     await rig.attest();
     files.served.set('/nixos.raw', Buffer.from('image'));
     files.noHead = true;
-    const r = await rig.perform('wipe-disk', wipeDisk, env(nvme, { INSTALLER_IMAGE: '', IMAGE_URL: files.url('/nixos.raw') }));
+    const r = await rig.perform('wipe-disk', wipeDisk, imageEnv(nvme, files.url('/nixos.raw')));
     expect(r.lines).toContain(`wipe: the image ${files.url('/nixos.raw')} answers`);
     expect(files.requests.map((q) => q.method)).toEqual(['HEAD', 'GET']);
     expect(r.code).toBe(0);
     expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
+  });
+});
+
+describe('wipe-disk for a run that installs nothing', () => {
+  it('wipes for a retirement (INSTALL false, OS empty), which names no payload, and pulls and asks nothing first', async () => {
+    const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
+    await rig.attest();
+    const r = await rig.perform('wipe-disk', wipeDisk, retireEnv(nvme));
+    expect(r.code, r.lines.join('\n')).toBe(0);
+    expect(r.lines[0]).toBe(`wipe: ${nvme} reports the serial S4EVNF0M123456`);
+    expect(r.lines.at(-1)).toBe(`wipe: wiped ${nvme} in boot ${rig.bootId}`);
+    expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
+    await expect(access(join(rig.fleet, WIPED_FILE))).resolves.toBeUndefined();
+    expect(rig.calls.filter((c) => c.cmd === 'docker')).toEqual([]);
+    expect(files.requests).toEqual([]);
   });
 });

@@ -72,10 +72,12 @@ async function start(opts: { failInventory?: () => boolean; failRelease?: boolea
   };
 }
 
+/** The run the codes are for: a provision fleetd started. */
+const RUN = { run: 'provision-node-1-1700000000', kind: 'provision' as const };
 const device = async (e: Env): Promise<Device> => (await e.inventory.deviceByName('node-1'))!;
 
 async function issue(e: Env): Promise<string> {
-  const issued = await e.t.installs.issue(await device(e), { bootId: 'boot-1', mac: '52:54:00:12:34:56' }, 'req-1');
+  const issued = await e.t.installs.issue(await device(e), { bootId: 'boot-1', mac: '52:54:00:12:34:56' }, RUN, 'req-1');
   if (!('code' in issued)) throw new Error(issued.refused);
   return issued.code;
 }
@@ -115,10 +117,33 @@ describe('the config endpoint', () => {
     expect(await fetch(env, code)).toMatchObject({ status: 404 });
     await fetch(env, code);
     const j = await journal(env);
-    expect(j[0]).toBe('success: fleetd served the config of its run to 127.0.0.1');
+    expect(j[0]).toBe(`success: fleetd served the config of ${RUN.run} to 127.0.0.1`);
     expect(j.slice(1)).toEqual([expect.stringMatching(/^warning: the node asked again for the Talos config fleetd served it \(at .*, from 127\.0\.0\.1\)$/)]);
     expect(await metric(env, 'fleet_install_config_refetched_total')).toEqual(['fleet_install_config_refetched_total{node="node-1"} 2']);
     expect(await metric(env, 'fleet_install_configs_served_total')).toEqual(['fleet_install_configs_served_total 1']);
+  });
+
+  it('each code\'s refetch is journaled once: a second install\'s is news again', async () => {
+    env = await start();
+    for (const run of ['provision-node-1-1700000000', 'provision-node-1-1700090000']) {
+      const issued = await env.t.installs.issue(await device(env), { bootId: run, mac: '52:54:00:12:34:56' }, { run, kind: 'provision' }, 'r');
+      if (!('code' in issued)) throw new Error(issued.refused);
+      expect((await fetch(env, issued.code)).status).toBe(200);
+      await settle();
+      await fetch(env, issued.code);
+      await fetch(env, issued.code);
+      // The reinstall: fleetd's pass sets the device planned again when the next run starts.
+      await env.inventory.setStatus(await device(env), 'planned');
+    }
+    expect((await journal(env)).filter((l) => l.startsWith('warning: the node asked again'))).toHaveLength(2);
+  });
+
+  it('a newer code voids the earlier one and the config it unlocked', async () => {
+    env = await start();
+    const first = await issue(env);
+    const second = await issue(env);
+    expect((await fetch(env, first)).status).toBe(404);
+    expect((await fetch(env, second)).status).toBe(200);
   });
 
   it('answers 503 while the inventory does not answer, keeping the config; the node fetches it later', async () => {
@@ -139,7 +164,7 @@ describe('the config endpoint', () => {
     expect((await device(env)).status).toBe('planned');
     expect(env.audits).toContainEqual(expect.objectContaining({ audit: 'fleet.config', outcome: 'served', reason: expect.stringMatching(/^the device could not be set active: /) }));
     expect((await fetch(env, code)).status).toBe(404);
-    expect(await journal(env)).toEqual(['success: fleetd served the config of its run to 127.0.0.1', expect.stringMatching(/^warning: the node asked for its Talos config, and fleetd holds none for it/)]);
+    expect(await journal(env)).toEqual([`success: fleetd served the config of ${RUN.run} to 127.0.0.1`, expect.stringMatching(/^warning: the node asked for its Talos config, and fleetd holds none for it/)]);
     expect(await metric(env, 'fleet_install_config_missing_total')).toEqual(['fleet_install_config_missing_total{node="node-1"} 1']);
   });
 
@@ -202,7 +227,7 @@ describe('issuing a code', () => {
   it('a control plane whose class inputs are missing gets no code (nothing to wipe for)', async () => {
     env = await start({ className: 'controlplane' });
     await rm(join(env.t.classInputsDir, 'controlplane'), { recursive: true });
-    const issued = await env.t.installs.issue(await device(env), { bootId: 'b', mac: '52:54:00:12:34:56' }, 'r');
+    const issued = await env.t.installs.issue(await device(env), { bootId: 'b', mac: '52:54:00:12:34:56' }, RUN, 'r');
     expect(issued).toEqual({ refused: expect.stringMatching(/^the class inputs of controlplane are missing .*; run fleet render-class-inputs and deploy them$/) });
     expect(env.audits).toEqual([expect.objectContaining({ audit: 'fleet.render', outcome: 'refused', node: 'node-1' })]);
     expect(env.store.installCode('node-1')).toBeNull();

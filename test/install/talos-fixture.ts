@@ -19,6 +19,7 @@ export const SETTINGS: ClassSettings = {
   classes: {
     worker: { type: 'worker', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
     controlplane: { type: 'controlplane', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
+    'api-edge': { type: 'controlplane', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
   },
 };
 

@@ -43,6 +43,7 @@ export async function netboxFixture(opts: { bindingAuthor?: string } = { binding
             class: n.className,
             ...(n.disk ? { install_disk: n.disk } : {}),
             ...(n.diskSerial ? { install_disk_serial: n.diskSerial } : {}),
+            ...(n.bmcType ? { bmc_type: n.bmcType } : {}),
           },
         });
         ids.set(n.hostname, id);

@@ -8,6 +8,7 @@ export function nodesYaml(nodes: DeclaredNode[]): string {
     const e: Record<string, unknown> = { model: 'm720q', serial: n.serial, class: n.className };
     if (n.switchPort) e.switch_port = n.switchPort;
     if (n.address) e.address = n.address;
+    if (n.bmcType) e.bmc_type = n.bmcType;
     if (n.disk) e.disk = n.disk;
     if (n.diskSerial) e.disk_serial = n.diskSerial;
     if (n.binding?.rsa2048) e.approved_ek_rsa2048 = n.binding.rsa2048;

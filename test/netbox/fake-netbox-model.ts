@@ -38,6 +38,7 @@ export const FLEET_CUSTOM_FIELDS: readonly CustomFieldDef[] = [
   text('attested_boot_id'),
   { name: 'attested_secure_boot', type: 'boolean' },
   text('last_run'),
+  text('bmc_type'),
 ];
 
 /** dcim/choices.py */

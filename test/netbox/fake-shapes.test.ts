@@ -102,7 +102,7 @@ describe('a full 4.6 object', () => {
     const { body: device } = await api('GET', 'dcim/devices/1/');
     expect(Object.keys(device.custom_fields)).toContain('desired_action');
     expect(device.custom_fields.attested_secure_boot).toBeNull();
-    expect(Object.keys(device.custom_fields)).toHaveLength(15);
+    expect(Object.keys(device.custom_fields)).toHaveLength(16);
   });
 });
 

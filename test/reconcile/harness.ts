@@ -60,9 +60,12 @@ export async function harness(nodes: Record<string, Record<string, unknown>> = {
   const store = new LocalStore(db);
   // The API server stamps creationTimestamp with its own clock; the test's clock starts there too.
   const now = { t: Math.floor(Date.now() / 1000) * 1000 };
-  const config: ReconcileConfig = { namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600 };
+  const config: ReconcileConfig = {
+    namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, configUrl: 'https://fleetd.lab:8443/v1/config', seedUrl: 'https://fleetd.lab:8443/v1/seed',
+  };
   const metrics = new Metrics();
-  const reconciler = new Reconciler(kube, inventory, store, config, () => new Date(now.t), metrics);
+  // The class inputs are there (as fleet render-class-inputs leaves them) unless a test says otherwise.
+  const reconciler = new Reconciler({ kube, inventory, store, metrics, now: () => new Date(now.t), classInputs: async () => null }, config);
   // Flux has applied the Templates, as in the lab.
   for (const file of ['provision.yaml', 'provision-image.yaml']) fake.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as never);
   const device = async (name = 'node-1') => (await inventory.deviceByName(name))!;

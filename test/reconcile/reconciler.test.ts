@@ -101,13 +101,24 @@ describe('desired_action provision', () => {
     expect(await h.metrics.registry.getSingleMetricAsString('fleet_node_booted_hookos_after_install_total')).toContain('fleet_node_booted_hookos_after_install_total{node="node-1"} 1');
   });
 
-  it('a machine that just attested from HookOS starts without a power cycle', async () => {
+  it('a machine that just attested from HookOS holding an intake\'s code starts as it is, and the run takes the code', async () => {
+    h = await harness();
+    await h.attested('node-1', 60_000);
+    h.store.recordInstallCode({ device: 'node-1', hostname: 'node-1', sha256: 'ab'.repeat(32), bootId: 'b', at: new Date(h.now.t - 60_000).toISOString(), run: null });
+    await h.inventory.setDesiredAction(await h.device(), 'provision');
+    await h.reconciler.pass();
+    const name = `provision-node-1-${h.now.t / 1000}`;
+    expect(objs(h, BMC, 'jobs')).toEqual([]);
+    expect(await h.journal()).toEqual([`info: node-1: started Workflow ${name}, with the note that the machine attested from HookOS`]);
+    expect(h.store.installCode('node-1')?.run).toBe(name);
+  });
+
+  it('a machine that just attested from HookOS without a code is power-cycled, so that its next boot gets one', async () => {
     h = await harness();
     await h.attested('node-1', 60_000);
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
-    expect(objs(h, BMC, 'jobs')).toEqual([]);
-    expect(await h.journal()).toEqual([`info: node-1: started Workflow provision-node-1-${h.now.t / 1000}, with the note that the machine attested from HookOS`]);
+    expect(objs(h, BMC, 'jobs').map((j) => j.metadata.name)).toEqual([`provision-node-1-${h.now.t / 1000}`]);
   });
 
   it('a device that lacks install_disk_serial waits; the journal says so once', async () => {
@@ -116,7 +127,7 @@ describe('desired_action provision', () => {
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
     await h.reconciler.pass();
-    expect(await h.journal()).toEqual(['warning: node-1: desired_action provision waits: the run waits for install_disk_serial']);
+    expect(await h.journal()).toEqual(['warning: node-1 lacks install_disk_serial; the run waits for install_disk_serial']);
     expect(objs(h, TB, 'workflows')).toEqual([]);
     expect((await h.device()).desiredAction).toBe('provision');
   });

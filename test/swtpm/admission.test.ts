@@ -35,8 +35,8 @@ async function attest(r: Rig) {
 
 describe('admission rules on a real TPM', () => {
   it('a machine on another port than its entry declares is attested, journaled, and gets no code', async () => {
-    const { r, device } = await approvedRig();
-    await r.inventory.setDesiredAction(device, 'provision');
+    const { r } = await approvedRig();
+    r.runUnderWay('provision');
     r.boot.lldp = buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: 'Port 7' });
     const out = await attest(r);
     expect(out.lines).toEqual(['attest: PASSED']);
@@ -47,8 +47,8 @@ describe('admission rules on a real TPM', () => {
   });
 
   it('no LLDP frame: attested no switch port, no code', async () => {
-    const { r, device } = await approvedRig();
-    await r.inventory.setDesiredAction(device, 'provision');
+    const { r } = await approvedRig();
+    r.runUnderWay('provision');
     r.boot.lldp = null;
     const out = await attest(r);
     expect(out.code).toBeNull();
@@ -57,8 +57,8 @@ describe('admission rules on a real TPM', () => {
   });
 
   it('a device that lacks install_disk_serial: the journal says the run waits for it', async () => {
-    const { r, device } = await approvedRig({}, { disk_serial: null });
-    await r.inventory.setDesiredAction(device, 'provision');
+    const { r } = await approvedRig({}, { disk_serial: null });
+    r.runUnderWay('provision');
     const out = await attest(r);
     expect(out.code).toBeNull();
     expect(out.journal).toContain('warning: node-1 lacks install_disk_serial; the run waits for install_disk_serial');
@@ -72,18 +72,24 @@ describe('admission rules on a real TPM', () => {
     expect(out.code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(out.device.desiredAction).toBe('provision');
     expect(out.journal).toContain('info: node-1 is a planned worker that attested from HookOS: its provision starts');
-    expect(out.install).toMatchObject({ issued: true, auto: true, node: 'node-1' });
+    expect(out.install).toMatchObject({ issued: true, intake: true, node: 'node-1' });
+    expect(r.store.installCode('node-1')).toMatchObject({ run: null, bootId: r.boot.bootId });
   });
 
-  it('a control plane is admitted but waits, even with auto-provision, until desired_action asks', async () => {
+  it('a control plane is admitted but waits, even with auto-provision and desired_action, until its run is under way', async () => {
     const { r, device } = await approvedRig({ autoProvision: true }, { class: 'controlplane' });
     const first = await attest(r);
     expect(first.lines).toEqual(['attest: PASSED']);
     expect(first.install).toMatchObject({ issued: false, reason: 'no provision: a control plane waits for desired_action provision' });
     await r.inventory.setDesiredAction(device, 'provision');
     r.audits.length = 0;
-    const second = await attest(r);
-    expect(second.lines).toEqual(['attest: PASSED', 'install code written']);
+    expect((await attest(r)).lines).toEqual(['attest: PASSED']);
+    const run = r.runUnderWay('provision')!;
+    r.audits.length = 0;
+    const third = await attest(r);
+    expect(third.lines).toEqual(['attest: PASSED', 'install code written']);
+    expect(third.install).toMatchObject({ issued: true, run: run.name, intake: false });
+    expect(r.store.installCode('node-1')).toMatchObject({ run: run.name });
   });
 
   it('an active worker that netboots is attested but not provisioned again by itself', async () => {
@@ -94,12 +100,13 @@ describe('admission rules on a real TPM', () => {
     expect(out.install).toMatchObject({ issued: false, reason: 'no provision: the device is active' });
   });
 
-  it('a retirement gets a code too: wipe-disk needs one', async () => {
-    const { r, device } = await approvedRig();
-    await r.inventory.setDesiredAction(device, 'retire');
+  it('a retirement gets a code too: wipe-disk needs one; it renders no config', async () => {
+    const { r } = await approvedRig();
+    const run = r.runUnderWay('retire')!;
     const out = await attest(r);
     expect(out.lines).toEqual(['attest: PASSED', 'install code written']);
-    expect(out.install).toMatchObject({ issued: true, auto: false });
+    expect(out.install).toMatchObject({ issued: true, run: run.name, intake: false });
+    expect(r.audits.filter((a) => a.audit === 'fleet.render')).toEqual([]);
   });
 
   it('the rig\'s port is what the node declares', () => {

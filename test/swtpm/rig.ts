@@ -17,6 +17,8 @@ import { LocalStore } from '../../verifier/state/local-store.js';
 import { testInstalls, type TestInstalls } from '../install/talos-fixture.js';
 import type { TargetCluster } from '../../verifier/kube/target-cluster.js';
 import { buildLldpFrame } from '../lldp/frame.js';
+import type { RunKind } from '../../verifier/reconcile/desired.js';
+import type { OpenRun } from '../../verifier/reconcile/open-run.js';
 import { simulateBoot } from './boot.js';
 import { copyTpmState, goldenTpm } from './provision.js';
 import { startSwtpm, type RunningSwtpm } from './swtpm.js';
@@ -33,6 +35,8 @@ export const RIG_CATALOGUE = {
   classes: {
     worker: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' },
     controlplane: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' },
+    // A control plane by its definition, under another name.
+    'api-edge': { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', control_plane: true },
   },
 };
 
@@ -56,6 +60,11 @@ export interface Rig {
   writeNodes(nodes: Record<string, Record<string, unknown>>): Promise<void>;
   /** Declares node-1 for this machine with every field a run needs, overridden by `fields` (null removes one). */
   declare(fields?: Record<string, unknown>): Promise<Device>;
+  /**
+   * Plays Tinkerbell holding an unfinished Workflow fleetd started for node-1 (what KubeRuns reads;
+   * the loop tests run the real one): its boots get codes for it. null: no run under way.
+   */
+  runUnderWay(kind: RunKind | null): OpenRun | null;
   close(): Promise<void>;
 }
 
@@ -95,7 +104,9 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const audits: Array<Record<string, unknown>> = [];
   const audit = createAudit((l) => audits.push(JSON.parse(l) as Record<string, unknown>));
   const install = await testInstalls(dir, inventory, store, audit, opts.target ? { target: opts.target } : {});
+  let openRun: OpenRun | null = null;
   const service = new AttestationService({
+    runs: { open: async (d) => (d.hostname === 'node-1' ? openRun : null) },
     inventory,
     store,
     audit,
@@ -128,6 +139,10 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     },
     installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
     writeNodes,
+    runUnderWay(kind) {
+      openRun = kind && { name: `${kind}-node-1-1764480000`, kind };
+      return openRun;
+    },
     async declare(fields = {}) {
       const node: Record<string, unknown> = {
         model: 'm720q',

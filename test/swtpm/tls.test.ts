@@ -35,7 +35,8 @@ describe('the verifier over HTTPS', () => {
     const other = await makeCa(dir, 'other');
     rig = await startRig();
     const g = await goldenTpm('a');
-    await rig.inventory.setDesiredAction(await rig.declare({ approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer) }), 'provision');
+    await rig.declare({ approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer) });
+    rig.runUnderWay('provision');
     const app = buildServer({ service: rig.service, tls: { cert: mine.cert, key: mine.key } });
     const url = await listen(app, { host: '127.0.0.1', port: 0 }, true);
     expect(url).toMatch(/^https:/);

@@ -48,6 +48,9 @@ const device = (over: Partial<Device> = {}): Device => ({
   binding: { rsa2048: A },
   ...over,
 });
+/** Runs fleetd started that Tinkerbell has not finished. */
+const PROVISION_RUN = { name: 'provision-n1-1764480000', kind: 'provision' as const };
+const RETIRE_RUN = { name: 'retire-n1-1764480000', kind: 'retire' as const };
 const onPort5 = { port: 'Port 5', names: ['Port 5'] };
 const proven = [{ kind: 'rsa2048' as const, hash: A }];
 const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
@@ -56,6 +59,7 @@ const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
   proven,
   authorship: { authored: true },
   seen: onPort5,
+  run: null,
   autoProvision: false,
   ...over,
 });
@@ -73,11 +77,27 @@ describe('admission', () => {
     ],
     ['authorship not known: refused (fails closed)', { authorship: null }, { verdict: 'ek-binding-unauthored' }],
     ['attested, nothing asked, auto-provision off: no provision', {}, { verdict: 'attested', writes: 'attested', provision: { issue: false, reason: 'no provision: auto-provision is off' } }],
-    ['desired_action provision: a code', { device: device({ desiredAction: 'provision' }) }, { provision: { issue: true, auto: false } }],
-    ['desired_action retire: a code (wipe-disk needs one), no class needed', { device: device({ desiredAction: 'retire', className: undefined }) }, { provision: { issue: true, auto: false } }],
-    ['auto-provision, a planned worker: a code, auto', { autoProvision: true }, { provision: { issue: true, auto: true } }],
+    [
+      'desired_action provision, no run started yet: no code (the run that starts power-cycles it, and that boot gets one)',
+      { autoProvision: true, device: device({ desiredAction: 'provision', status: 'active', lastRun: 'provision-n1-1764480000' }) },
+      { provision: { issue: false, reason: 'no provision: the device is active; desired_action provision waits for fleetd to start its run, whose boot gets the code' } },
+    ],
+    ['a run under way: a code for that run', { run: PROVISION_RUN }, { provision: { issue: true, run: PROVISION_RUN.name, kind: 'provision', intake: false } }],
+    ['a run under way, auto-provision off, a control plane: still a code', { run: PROVISION_RUN, device: device({ controlPlane: true }) }, { provision: { issue: true, run: PROVISION_RUN.name } }],
+    [
+      'a retirement under way: a code (wipe-disk needs one), no class needed',
+      { run: RETIRE_RUN, device: device({ status: 'decommissioning', className: undefined }) },
+      { provision: { issue: true, run: RETIRE_RUN.name, kind: 'retire', intake: false } },
+    ],
+    ['auto-provision, a planned worker: the intake\'s code, for the run it starts', { autoProvision: true }, { provision: { issue: true, run: null, kind: 'provision', intake: true } }],
+    ['auto-provision, a planned worker the owner also asked for: still the intake', { autoProvision: true, device: device({ desiredAction: 'provision' }) }, { provision: { issue: true, intake: true } }],
+    ['auto-provision, a planned worker asked to retire: no intake', { autoProvision: true, device: device({ desiredAction: 'retire' }) }, { provision: { issue: false, reason: 'no provision: its retirement has not started; desired_action retire waits for fleetd to start its run, whose boot gets the code' } }],
     ['auto-provision, a control plane: waits', { autoProvision: true, device: device({ controlPlane: true }) }, { provision: { issue: false, reason: 'no provision: a control plane waits for desired_action provision' } }],
-    ['a control plane with desired_action: a code', { device: device({ controlPlane: true, desiredAction: 'provision' }) }, { provision: { issue: true, auto: false } }],
+    [
+      'a control plane with desired_action but no run yet: no code',
+      { device: device({ controlPlane: true, desiredAction: 'provision' }) },
+      { provision: { issue: false, reason: 'no provision: a control plane waits for desired_action provision; desired_action provision waits for fleetd to start its run, whose boot gets the code' } },
+    ],
     ['auto-provision, an active worker: no provision', { autoProvision: true, device: device({ status: 'active' }) }, { provision: { issue: false, reason: 'no provision: the device is active' } }],
     [
       'auto-provision, a last run not repeated: no provision',
@@ -86,22 +106,22 @@ describe('admission', () => {
     ],
     [
       'on another port: journal, no provision',
-      { device: device({ desiredAction: 'provision' }), seen: { port: 'Port 7', names: ['Port 7', 'uplink'] } },
+      { run: PROVISION_RUN, seen: { port: 'Port 7', names: ['Port 7', 'uplink'] } },
       { provision: { issue: false, reason: 'no provision: n1 attested on port Port 7, expected Port 5' }, journal: [{ kind: 'warning', message: 'n1 attested on port Port 7, expected Port 5' }] },
     ],
     [
       'no LLDP frame: journal, no provision',
-      { device: device({ desiredAction: 'provision' }), seen: { port: null, why: 'the switch sent no LLDP frame within 35 seconds of the attestation' } },
+      { run: PROVISION_RUN, seen: { port: null, why: 'the switch sent no LLDP frame within 35 seconds of the attestation' } },
       { journal: [{ kind: 'warning', message: 'n1 attested no switch port: the switch sent no LLDP frame within 35 seconds of the attestation' }] },
     ],
     [
       'lacking install_disk_serial: journal says the run waits for it',
-      { device: device({ desiredAction: 'provision', installDiskSerial: undefined }) },
+      { run: PROVISION_RUN, device: device({ installDiskSerial: undefined }) },
       { provision: { issue: false, reason: 'no provision: the device lacks install_disk_serial' }, journal: [{ kind: 'warning', message: 'n1 lacks install_disk_serial; the run waits for install_disk_serial' }] },
     ],
     [
       'lacking several fields: all named',
-      { device: device({ desiredAction: 'provision', installDisk: undefined, className: undefined, switchPort: undefined }) },
+      { autoProvision: true, device: device({ installDisk: undefined, className: undefined, switchPort: undefined }) },
       { journal: [{ kind: 'warning', message: 'n1 lacks install_disk, switch_port, class; the run waits for install_disk and switch_port and class' }] },
     ],
   ])('%s', (_name, over, expected) => {

@@ -87,7 +87,7 @@ describe('fleetd\'s state in SQLite', () => {
     await inv.setDesiredAction(n1, 'provision');
     await inv.journal(n1, 'success', 'attested');
     new LocalStore(db).recordClaim(claim('S9', 't'));
-    new LocalStore(db).recordInstallCode('n1', 'n1', 'ab'.repeat(32), 'boot', 't');
+    new LocalStore(db).recordInstallCode({ device: 'n1', hostname: 'n1', sha256: 'ab'.repeat(32), bootId: 'boot', at: 't', run: null });
     db.close();
 
     db = openDatabase(join(dir, 'state'));

@@ -92,18 +92,94 @@ describe('the nodes file', () => {
     ['a typo in a field', 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, disk_serail: x}\n', /a: unknown field disk_serail/],
     ['a class without its image', 'classes:\n  w: {payload: nixos-image}\n', /classes.w: a nixos-image class needs image_url/],
     ['an unknown payload', 'classes:\n  w: {payload: windows}\n', /payload windows is not one of/],
-    ['an address without a prefix', 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, address: 10.0.0.1}\n', /is not an address with a prefix length/],
+    ['an address with a malformed prefix', 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, address: 10.0.0.1/33}\n', /is not an address with a prefix length/],
   ])('refuses %s', (_name, source, message) => {
     expect(show(source).join('\n')).toMatch(message);
   });
 });
 
+/** A lab-style file: the runbook's "<addr> is a free address in K8S_NODE_CIDR", written bare. */
+const lab = (nodes: string, head = '') => `${head}models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n${nodes}`;
+const LAB_NODE = '  n1: {model: m, class: w, serial: S1, address: 10.40.0.21}\n';
+const read = (source: string, nodeNetwork?: string) => {
+  const { file, problems } = readNodesFile(source, 'nodes file', nodeNetwork === undefined ? undefined : { nodeNetwork });
+  return { file, problems: problems.map((p) => (p.where ? `${p.where}: ${p.message}` : p.message)) };
+};
+
+describe('the node network', () => {
+  it('reads a bare address inside node_network: as the address with its prefix', () => {
+    const { file, problems } = read(lab(LAB_NODE, 'node_network: 10.40.0.0/24\n'));
+    expect(problems).toEqual([]);
+    expect(file.nodeNetwork).toBe('10.40.0.0/24');
+    expect(file.nodes[0]?.address).toBe('10.40.0.21/24');
+  });
+
+  it("reads a bare address inside the caller's network the same way", () => {
+    const { file, problems } = read(lab(LAB_NODE), '10.40.0.0/24');
+    expect(problems).toEqual([]);
+    expect(file.nodes[0]?.address).toBe('10.40.0.21/24');
+  });
+
+  it('accepts the same network named in the file and by the caller', () => {
+    expect(read(lab(LAB_NODE, 'node_network: 10.40.0.0/24\n'), '10.40.0.0/24').problems).toEqual([]);
+  });
+
+  it('says exactly what to do with a bare address when no network is named', () => {
+    expect(read(lab(LAB_NODE)).problems).toEqual([
+      'n1: address 10.40.0.21 has no prefix length: write it as 10.40.0.21/<prefix>, or name the node network (node_network: in the file, or fleet serve --node-network CIDR)',
+    ]);
+  });
+
+  it('refuses an address outside the network, bare or with its prefix', () => {
+    const nodes = '  n1: {model: m, class: w, serial: S1, address: 10.41.0.21}\n  n2: {model: m, class: w, serial: S2, address: 10.41.0.22/24}\n';
+    expect(read(lab(nodes, 'node_network: 10.40.0.0/24\n')).problems).toEqual([
+      'n1: address 10.41.0.21 is outside the node network 10.40.0.0/24',
+      'n2: address 10.41.0.22/24 is outside the node network 10.40.0.0/24',
+    ]);
+  });
+
+  it("refuses an address whose prefix is not the network's", () => {
+    expect(read(lab('  n1: {model: m, class: w, serial: S1, address: 10.40.0.21/25}\n'), '10.40.0.0/24').problems).toEqual([
+      'n1: address 10.40.0.21/25 has prefix length 25, but the node network 10.40.0.0/24 has 24: write 10.40.0.21/24, or leave the prefix off',
+    ]);
+  });
+
+  it('refuses a file and a caller naming different networks, once', () => {
+    expect(read(lab(LAB_NODE, 'node_network: 10.40.0.0/24\n'), '10.41.0.0/24').problems).toEqual([
+      'node_network: node_network 10.40.0.0/24 differs from --node-network 10.41.0.0/24: name the node network once, or the same network in both',
+    ]);
+  });
+
+  it('holds 10.40.0.21 and 10.40.0.21/24 to be the same address', () => {
+    const nodes = '  n1: {model: m, class: w, serial: S1, address: 10.40.0.21}\n  n2: {model: m, class: w, serial: S2, address: 10.40.0.21/24}\n';
+    expect(read(lab(nodes, 'node_network: 10.40.0.0/24\n')).problems).toEqual(['n2: address 10.40.0.21/24 is held by n1']);
+  });
+
+  it.each([
+    ['no prefix', '10.40.0.0', 'node_network 10.40.0.0 is not a network with a prefix length (10.40.0.0/24)'],
+    ['a bad prefix', '10.40.0.0/33', 'node_network 10.40.0.0/33 is not a network with a prefix length (10.40.0.0/24)'],
+    ['not an address', 'lab-net', 'node_network lab-net is not a network with a prefix length (10.40.0.0/24)'],
+    ['host bits set', '10.40.0.1/24', 'node_network 10.40.0.1/24 has host bits set: the network is 10.40.0.0/24'],
+  ])('refuses a node_network with %s, and nothing else', (_name, network, message) => {
+    expect(read(lab(LAB_NODE, `node_network: ${network}\n`)).problems).toEqual([`node_network: ${message}`]);
+    expect(read(lab(LAB_NODE), network).problems).toEqual([message.replace('node_network', '--node-network')]);
+  });
+
+  it('keeps accepting IPv6, and checks it against an IPv6 network', () => {
+    expect(read(lab('  n1: {model: m, class: w, serial: S1, address: "2001:db8::21"}\n'), '2001:db8::/64').file.nodes[0]?.address).toBe('2001:db8::21/64');
+    expect(read(lab('  n1: {model: m, class: w, serial: S1, address: "2001:db8:1::21/64"}\n'), '2001:db8::/64').problems).toEqual([
+      'n1: address 2001:db8:1::21/64 is outside the node network 2001:db8::/64',
+    ]);
+    expect(read(lab('  n1: {model: m, class: w, serial: S1, address: "2001:db8::21/64"}\n')).problems).toEqual([]);
+  });
+});
+
 describe('fleet inventory check', () => {
-  const check = (source: string) => {
+  const check = (source: string, ...options: string[]) => {
     const dir = mkdtempSync(join(tmpdir(), 'nodes-'));
     try {
       writeFileSync(join(dir, 'nodes.yaml'), source);
-      return spawnSync('node_modules/.bin/tsx', ['cli/fleet.ts', 'inventory', 'check', join(dir, 'nodes.yaml')], { encoding: 'utf8' });
+      return spawnSync('node_modules/.bin/tsx', ['cli/fleet.ts', 'inventory', 'check', join(dir, 'nodes.yaml'), ...options], { encoding: 'utf8' });
     } finally {
       rmSync(dir, { recursive: true });
     }
@@ -120,5 +196,12 @@ describe('fleet inventory check', () => {
     const r = check(CLEAN);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/2 node\(s\), 3 class\(es\), 1 model\(s\); no problems/);
+  });
+
+  it('checks bare addresses against --node-network', () => {
+    expect(check(lab(LAB_NODE)).status).toBe(1);
+    const r = check(lab(LAB_NODE), '--node-network', '10.40.0.0/24');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
   });
 });

@@ -5,10 +5,13 @@ import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, sp
 import type { KubeObject } from '../../verifier/reconcile/objects.js';
 import { plan, type ReconcileConfig, type Step, type World } from '../../verifier/reconcile/plan.js';
 import { runState, viewWorkflow } from '../../verifier/reconcile/workflow-view.js';
+import type { InstallCodeRecord } from '../../verifier/state/local-store.js';
 
 const NS = 'tinkerbell';
 const NOW = Date.parse('2026-11-30T08:00:00Z');
-const cfg: ReconcileConfig = { namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600 };
+const cfg: ReconcileConfig = {
+  namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, configUrl: 'https://fleetd.lab:8443/v1/config', seedUrl: 'https://fleetd.lab:8443/v1/seed',
+};
 const classes = new Map<string, NodeClass>([
   ['worker', { name: 'worker', payload: 'talos', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5', controlPlane: false }],
   ['nixos', { name: 'nixos', payload: 'nixos-image', imageUrl: 'https://img/nixos.img', imageSha256: 'c'.repeat(64), controlPlane: false }],
@@ -28,8 +31,14 @@ const device = (over: Partial<Device> = {}): Device => ({
   installDiskSerial: 'S4EV',
   binding: {},
   mac: '52:54:00:12:34:56',
+  // Its last HookOS boot, two hours ago, from its declared port.
+  attested: { at: new Date(NOW - 7_200_000).toISOString(), mac: '52:54:00:12:34:56', bootId: 'boot-0', eks: {}, secureBoot: true, switchPort: 'Port 5' },
   ...over,
 });
+
+/** An install code as fleetd's store keeps it. */
+const code = (bootId: string, run: string | null): InstallCodeRecord => ({ device: 'n1', hostname: 'n1', sha256: 'ab'.repeat(32), bootId, at: new Date(NOW - 60_000).toISOString(), run, servedAt: null });
+const recent = (bootId: string) => ({ at: new Date(NOW - 120_000).toISOString(), mac: '52:54:00:12:34:56', bootId, eks: {}, secureBoot: true, switchPort: 'Port 5' });
 
 const stamp = (o: KubeObject, rv = '7', created = NOW - 3_600_000): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: rv, creationTimestamp: new Date(created).toISOString(), uid: 'u' } });
 
@@ -45,6 +54,8 @@ function steady(d: Device, extra: Partial<World> = {}): World {
     jobs: [],
     templates: new Set(['provision', 'provision-image']),
     noted: new Set(),
+    codes: new Map(),
+    talosInputs: new Map([['worker', null], ['controlplane', null]]),
     ...extra,
   };
 }
@@ -155,7 +166,7 @@ describe('desired_action provision', () => {
       hardwareRef: 'n1',
       hardwareMap: {
         device_1: '52:54:00:12:34:56', node: 'n1', wipe: 'true', install: 'true', power_off: 'false', install_disk: '/dev/nvme0n1', install_disk_serial: 'S4EV',
-        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', image_url: '', image_sha256: '', seed_url: '', config_url: '',
+        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', image_url: '', image_sha256: '', seed_url: '', config_url: 'https://fleetd.lab:8443/v1/config',
       },
     });
     expect(JSON.stringify(wf)).not.toContain('toggleAllowNetboot');
@@ -168,11 +179,69 @@ describe('desired_action provision', () => {
     expect(journals(p.steps)).toEqual([`info: n1: started Workflow ${name}; Rufio power-cycles it into a one-time PXE boot`]);
   });
 
-  it('a machine that attested minutes ago waits in HookOS: no power cycle, and the journal says so', () => {
-    const d = device({ desiredAction: 'provision', attested: { at: new Date(NOW - 120_000).toISOString(), mac: 'm', bootId: 'b', eks: {}, secureBoot: true, switchPort: 'Port 5' } });
-    const p = plan(steady(d), cfg);
+  it('a machine whose latest boot waits in HookOS holding an intake\'s code starts there, and the run takes that code', () => {
+    const d = device({ status: 'planned', desiredAction: 'provision', attested: recent('boot-1') });
+    const p = plan(steady(d, { codes: new Map([['n1', code('boot-1', null)]]) }), cfg);
+    const name = `provision-n1-${NOW / 1000}`;
+    expect(kube(p.steps)).toEqual([`create Workflow ${name}`, 'patch Hardware n1']);
+    expect(p.steps).toContainEqual({ to: 'codes', op: 'bind', device: d, sha256: 'ab'.repeat(32), run: name });
+    expect(journals(p.steps)).toEqual([`info: n1: started Workflow ${name}, with the note that the machine attested from HookOS`]);
+  });
+
+  it.each<[string, Partial<Device>, InstallCodeRecord | undefined]>([
+    ['attested minutes ago with no code', { attested: recent('boot-1') }, undefined],
+    ['its code is an earlier run\'s (a reinstall)', { attested: recent('boot-1') }, code('boot-1', 'provision-n1-1764400000')],
+    ['its code is an earlier boot\'s', { attested: recent('boot-2') }, code('boot-1', null)],
+    ['its intake\'s code is older than HookOS waits', {}, code('boot-0', null)],
+  ])('a machine whose latest boot holds no code for this run is power-cycled: %s', (_n, over, c) => {
+    const d = device({ desiredAction: 'provision', ...over });
+    const p = plan(steady(d, { codes: new Map(c ? [['n1', c]] : []) }), cfg);
+    expect(kube(p.steps)).toEqual([`create Workflow provision-n1-${NOW / 1000}`, 'patch Hardware n1', `create Job provision-n1-${NOW / 1000}`]);
+    expect(p.steps.filter((s) => s.to === 'codes')).toEqual([]);
+  });
+
+  it('without a BMC, the journal says to power it on by hand', () => {
+    const d = device({ desiredAction: 'provision', bmcType: undefined, attested: recent('boot-1') });
+    const p = plan({ ...steady(d), machines: [] }, cfg);
     expect(kube(p.steps)).toEqual([`create Workflow provision-n1-${NOW / 1000}`, 'patch Hardware n1']);
-    expect(journals(p.steps)).toEqual([`info: n1: started Workflow provision-n1-${NOW / 1000}, with the note that the machine attested from HookOS`]);
+    expect(journals(p.steps)).toEqual([`info: n1: started Workflow provision-n1-${NOW / 1000}; it has no BMC fleetd drives: power it on by hand so that it netboots`]);
+  });
+
+  it.each<[string, Partial<World>, ReconcileConfig, Partial<Device>, string]>([
+    ['a Talos run without a config URL', {}, { ...cfg, configUrl: undefined }, {}, 'n1 lacks a config URL (fleet serve --config-url: install would have nothing to fetch); the run waits for a config URL'],
+    ['a disk-image run without a seed URL', {}, { ...cfg, seedUrl: undefined }, { className: 'nixos' }, 'n1 lacks a seed URL (fleet serve --seed-url: its first boot would have no seed); the run waits for a seed URL'],
+    [
+      'a Talos class whose inputs are missing (a control plane without its bundle)',
+      { talosInputs: new Map([['worker', 'the class inputs of worker are missing (ENOENT); run fleet render-class-inputs and deploy them']]) },
+      cfg,
+      {},
+      'n1 lacks its class inputs (the class inputs of worker are missing (ENOENT); run fleet render-class-inputs and deploy them); the run waits for its class inputs',
+    ],
+    ['a Talos class nobody checked', { talosInputs: new Map() }, cfg, {}, 'n1 lacks its class inputs (the class inputs of worker were not checked); the run waits for its class inputs'],
+    ['no switch port recorded', {}, cfg, { attested: { ...recent('boot-1'), switchPort: null } }, 'n1 recorded no attested switch port: its last attestation came with no LLDP frame'],
+    ['the recorded port is not the declared one', {}, cfg, { attested: { ...recent('boot-1'), switchPort: 'Port 7' } }, 'n1 attested on port Port 7, expected Port 5'],
+  ])('a run that could not finish, or reach its machine, never starts: %s', (_n, world, c, over, line) => {
+    const d = device({ desiredAction: 'provision', ...over });
+    const p = plan(steady(d, world), c);
+    expect(kube(p.steps)).toEqual([]);
+    expect(invOps(p.steps)).toEqual([]);
+    expect(journals(p.steps)).toEqual([`warning: ${line}`]);
+    const key = (p.steps.find((s) => s.to === 'inventory') as { note: string }).note;
+    expect(plan({ ...steady(d, world), noted: new Set([key]) }, c).steps).toEqual([]);
+  });
+
+  it('a power cycle Rufio failed is journaled once, with Rufio\'s message and the runbook\'s action', () => {
+    const d = device({ status: 'planned' });
+    const wf = run(d, 'provision', 30_000, {});
+    const job = { ...stamp(desiredPowerCycle(d, wf.metadata.name, NS)), status: { conditions: [{ type: 'Failed', status: 'True', message: 'failed to run task power off: dial tcp 10.0.1.11:16992: connect: no route to host' }] } };
+    const w = { ...steady(d), workflows: [wf], jobs: [job], hardware: [stamp(desiredHardware(d, NS, true))] };
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(journals(p.steps)).toEqual([
+      `warning: n1: Rufio's Job ${wf.metadata.name} failed to power the machine (failed to run task power off: dial tcp 10.0.1.11:16992: connect: no route to host): AMT does not answer at 10.0.1.11. Set AMT's address, or power the machine on by hand`,
+    ]);
+    const key = (p.steps.find((s) => s.to === 'inventory') as { note: string }).note;
+    expect(plan({ ...w, noted: new Set([key]) }, cfg).steps).toEqual([]);
   });
 
   it('a disk-image class runs provision-image with its image, digest and seed URL', () => {
@@ -184,7 +253,7 @@ describe('desired_action provision', () => {
   it('a run whose Template Tinkerbell does not hold yet waits for it', () => {
     const p = plan({ ...steady(device({ desiredAction: 'provision', className: 'nixos' })), templates: new Set(['provision']) }, cfg);
     expect(kube(p.steps)).toEqual([]);
-    expect(journals(p.steps)).toEqual(['warning: n1: desired_action provision waits: the run waits for the Template provision-image in Tinkerbell']);
+    expect(journals(p.steps)).toEqual(['warning: n1 lacks the Template provision-image in Tinkerbell; the run waits for the Template provision-image in Tinkerbell']);
   });
 
   it.each([
@@ -196,7 +265,7 @@ describe('desired_action provision', () => {
     const w = { ...steady(d), hardware: d.mac ? steady(d).hardware : [] };
     const p = plan(w, cfg);
     expect(kube(p.steps)).toEqual([]);
-    expect(journals(p.steps)).toEqual([`warning: n1: desired_action provision waits: the run waits for ${what}`]);
+    expect(journals(p.steps)).toEqual([`warning: n1 lacks ${what}; the run waits for ${what}`]);
     const key = (p.steps.find((s) => s.to === 'inventory') as { note: string }).note;
     expect(plan({ ...w, noted: new Set([key]) }, cfg).steps).toEqual([]);
   });

@@ -2,6 +2,9 @@ import type { EkKind } from '../../shared/wire/schemas.js';
 import type { PolicyVerdict } from '../../shared/wire/verdicts.js';
 import type { Authorship, Device, JournalKind } from '../inventory/device.js';
 import { checkCabling, type SeenPort } from './cabling.js';
+import type { RunKind } from '../reconcile/desired.js';
+import type { OpenRun } from '../reconcile/open-run.js';
+import { lacksLine, missingFields } from '../reconcile/run-needs.js';
 import { decide } from './policy.js';
 
 export interface AdmissionInput {
@@ -11,11 +14,17 @@ export interface AdmissionInput {
   /** Asked only when the EKs match the binding; null otherwise. */
   authorship: Authorship | null;
   seen: SeenPort;
+  /** The device's started, unfinished run (Tinkerbell's Workflow), if any. */
+  run: OpenRun | null;
   autoProvision: boolean;
 }
 
-/** Whether this attested boot receives an install code, and why (the audit's `no provision` reason). */
-export type Provision = { issue: true; auto: boolean } | { issue: false; reason: string };
+/**
+ * Whether this attested boot receives an install code, and why not (the audit's `no provision`
+ * reason). A code belongs to the device's open run, or, at an intake, to the run that intake asks
+ * for (`run: null`: the pass that starts it takes the code).
+ */
+export type Provision = { issue: true; run: string | null; kind: RunKind; intake: boolean } | { issue: false; reason: string };
 
 export interface Admission {
   verdict: PolicyVerdict;
@@ -32,8 +41,12 @@ export interface Admission {
 
 /**
  * Admission, pure: the EK policy, then the binding's authorship, then for an attested device
- * whether a run may have its install code now. A wanted run that cannot start says why in the
- * device's journal (the runbook's `lacks`, `on port N, expected M`, `attested no switch port`).
+ * whether this boot gets an install code. The run decides that, not desired_action: every admitted
+ * boot of a device whose run is under way gets a code for that run (a later boot, or the agent
+ * again in the same boot, gets a new one, and the earlier is void). Without a run, only the intake
+ * of a planned worker does, since its run starts with the machine already waiting in HookOS. A run
+ * whose boot cannot have its code says why in the device's journal (the runbook's `lacks`,
+ * `on port N, expected M`, `attested no switch port`).
  */
 export function admit(input: AdmissionInput): Admission {
   const { device } = input;
@@ -58,39 +71,39 @@ export function admit(input: AdmissionInput): Admission {
     };
   }
   const journal: Admission['journal'] = [];
-  return { verdict: 'attested', reason: d.message, writes: 'attested', claim: false, journal, provision: provisionFor(device, input.seen, input.autoProvision, journal) };
+  return { verdict: 'attested', reason: d.message, writes: 'attested', claim: false, journal, provision: provisionFor(input, device, journal) };
 }
 
-/** The fields a run needs, by what the run does. */
-function missingFields(device: Device, action: 'provision' | 'retire'): string[] {
-  const need: Array<[string, unknown]> = [
-    ['install_disk', device.installDisk],
-    ['install_disk_serial', device.installDiskSerial],
-    ['switch_port', device.switchPort],
-  ];
-  if (action === 'provision') need.push(['class', device.className]);
-  return need.filter(([, v]) => v === undefined).map(([k]) => k);
+/** Whether no run is under way and this attestation is the intake of a planned worker, or why not. */
+function intake(device: Device, autoProvision: boolean): string | null {
+  if (device.desiredAction === 'retire') return 'its retirement has not started';
+  if (device.controlPlane) return 'a control plane waits for desired_action provision';
+  if (!autoProvision) return 'auto-provision is off';
+  if (device.status !== 'planned') return `the device is ${device.status}`;
+  if (device.lastRun) return `its last run ${device.lastRun} has not been repeated`;
+  return null;
 }
 
-function provisionFor(device: Device, seen: SeenPort, autoProvision: boolean, journal: Admission['journal']): Provision {
-  let auto = false;
-  if (device.desiredAction === undefined) {
-    if (device.controlPlane) return { issue: false, reason: 'no provision: a control plane waits for desired_action provision' };
-    if (!autoProvision) return { issue: false, reason: 'no provision: auto-provision is off' };
-    if (device.status !== 'planned') return { issue: false, reason: `no provision: the device is ${device.status}` };
-    if (device.lastRun) return { issue: false, reason: `no provision: its last run ${device.lastRun} has not been repeated` };
-    auto = true;
+function provisionFor(input: AdmissionInput, device: Device, journal: Admission['journal']): Provision {
+  const { run } = input;
+  let kind: RunKind = run?.kind ?? 'provision';
+  if (!run) {
+    const why = intake(device, input.autoProvision);
+    if (why !== null) {
+      const wanted = device.desiredAction ? `; desired_action ${device.desiredAction} waits for fleetd to start its run, whose boot gets the code` : '';
+      return { issue: false, reason: `no provision: ${why}${wanted}` };
+    }
+    kind = 'provision';
   }
-  const action = device.desiredAction ?? 'provision';
-  const missing = missingFields(device, action);
+  const missing = missingFields(device, kind);
   if (missing.length) {
-    journal.push({ kind: 'warning', message: `${device.hostname} lacks ${missing.join(', ')}; the run waits for ${missing.join(' and ')}` });
+    journal.push({ kind: 'warning', message: lacksLine(device.hostname, missing) });
     return { issue: false, reason: `no provision: the device lacks ${missing.join(', ')}` };
   }
-  const cabling = checkCabling(device.hostname, device.switchPort!, seen);
+  const cabling = checkCabling(device.hostname, device.switchPort!, input.seen);
   if (!cabling.ok) {
     journal.push({ kind: 'warning', message: cabling.journal });
     return { issue: false, reason: `no provision: ${cabling.journal}` };
   }
-  return { issue: true, auto };
+  return { issue: true, run: run?.name ?? null, kind, intake: !run };
 }

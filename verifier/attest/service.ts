@@ -13,6 +13,7 @@ import { decide } from './policy.js';
 import { Refusal } from './refusal.js';
 import { seenPort } from './seen-port.js';
 import { SessionStore, type Session } from './session-store.js';
+import { NO_RUNS, type Runs } from '../reconcile/open-run.js';
 
 export interface AttestationServiceOptions {
   inventory: Inventory;
@@ -21,6 +22,8 @@ export interface AttestationServiceOptions {
   installs: Installs;
   metrics: Metrics;
   sessions?: SessionStore;
+  /** Whether a device's run is under way (Tinkerbell's Workflows); without, no run is. */
+  runs?: Runs;
   /** Start a planned worker's provision when it first attests (the lab's intake). */
   autoProvision?: boolean;
   /** Called when an attestation asked for a run (the reconciler starts it without waiting for its interval). */
@@ -50,6 +53,7 @@ export class AttestationService {
   private readonly audit: Audit;
   private readonly installs: Installs;
   private readonly metrics: Metrics;
+  private readonly runs: Runs;
   private readonly autoProvision: boolean;
   private readonly onRunWanted: () => void;
   private readonly now: () => Date;
@@ -65,6 +69,7 @@ export class AttestationService {
       opts.audit(event, fields);
     };
     this.sessions = opts.sessions ?? new SessionStore();
+    this.runs = opts.runs ?? NO_RUNS;
     this.autoProvision = opts.autoProvision ?? false;
     this.onRunWanted = opts.onRunWanted ?? (() => undefined);
     this.now = opts.now ?? (() => new Date());
@@ -129,6 +134,8 @@ export class AttestationService {
       proven: evidence.proven,
       authorship: ownTpm ? await this.inventory.bindingAuthorship(device!) : null,
       seen,
+      // Only for the device whose approved EKs this TPM proved: a claim of its serial learns nothing.
+      run: ownTpm ? await this.runs.open(device!) : null,
       autoProvision: this.autoProvision,
     });
     this.audit('attest.verdict', {
@@ -175,18 +182,19 @@ export class AttestationService {
       this.audit('attest.install', { ...install, issued: false, reason: a.provision.reason });
       return { verdict: 'attested', message: 'the TPM proved every EK the entry approves' };
     }
-    const issued = await this.installs.issue(device, { bootId: evidence.report.bootId, mac: evidence.report.mac }, ctx.requestId);
+    const p = a.provision;
+    const issued = await this.installs.issue(device, { bootId: evidence.report.bootId, mac: evidence.report.mac }, { run: p.run, kind: p.kind }, ctx.requestId);
     if ('refused' in issued) {
       // No code, so nothing is wiped: wipe-disk requires one.
       this.audit('attest.install', { ...install, issued: false, reason: issued.refused });
       return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; no install code: the run cannot install (read the attest.install audit line)' };
     }
-    if (a.provision.auto) {
-      await this.inventory.setDesiredAction(device, 'provision');
+    if (p.intake) {
+      if (device.desiredAction !== 'provision') await this.inventory.setDesiredAction(device, 'provision');
       await this.inventory.journal(device, 'info', `${device.hostname} is a planned worker that attested from HookOS: its provision starts`);
     }
-    this.audit('attest.install', { ...install, bootId: evidence.report.bootId, issued: true, auto: a.provision.auto });
-    this.onRunWanted();
+    this.audit('attest.install', { ...install, bootId: evidence.report.bootId, issued: true, run: p.run ?? undefined, intake: p.intake });
+    if (p.intake) this.onRunWanted();
     return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; its run may start', installCode: issued.code };
   }
 }

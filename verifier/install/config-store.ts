@@ -20,9 +20,13 @@ export class ConfigStore {
   constructor(private readonly now: () => number = Date.now) {}
 
   hold(c: Omit<HeldConfig, 'inFlight'>): void {
-    // One config per device: a newer code supersedes the older one.
-    for (const [sha, old] of this.held) if (old.deviceId === c.deviceId) this.held.delete(sha);
+    this.dropDevice(c.deviceId);
     this.held.set(c.sha256, { ...c, inFlight: false });
+  }
+
+  /** One config per device: a newer code voids the older one, and with it its config. */
+  dropDevice(deviceId: string): void {
+    for (const [sha, old] of this.held) if (old.deviceId === deviceId) this.held.delete(sha);
   }
 
   /** The config for a code's hash; an expired one is dropped and reported as such. */

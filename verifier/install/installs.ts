@@ -1,6 +1,7 @@
 import { errorMessage } from '../../shared/errors.js';
 import type { Audit } from '../audit.js';
 import type { Device } from '../inventory/device.js';
+import type { RunKind } from '../reconcile/desired.js';
 import type { Inventory } from '../inventory/inventory.js';
 import type { TargetCluster } from '../kube/target-cluster.js';
 import type { Metrics } from '../metrics.js';
@@ -30,6 +31,8 @@ export interface InstallsOptions {
   now?: () => Date;
 }
 
+const NO_CLASS_INPUTS = 'no class inputs are configured (fleet serve --class-inputs)';
+
 /** Bootstrap tokens outlive the config's time to live by this much: a kubelet may start late. */
 const TOKEN_GRACE_MS = 4 * 3600_000;
 
@@ -52,16 +55,18 @@ export class Installs {
   }
 
   /**
-   * The node's code: for a Talos class, first its bootstrap token in the target cluster and its
-   * rendered config, so that a code is never answered for a run that could not install.
+   * The code of this boot for its run (`run` null: the intake's, for the run it starts). A
+   * provision of a Talos class first gets its bootstrap token in the target cluster and its
+   * rendered config, so that a code is never answered for a run that could not install; a
+   * retirement installs nothing and renders nothing.
    */
-  async issue(device: Device, boot: { bootId: string; mac: string }, requestId: string): Promise<Issued> {
+  async issue(device: Device, boot: { bootId: string; mac: string }, run: { run: string | null; kind: RunKind }, requestId: string): Promise<Issued> {
     const { audit, metrics } = this.o;
     const at = this.now();
     const cls = device.className ? (await this.o.inventory.classes()).get(device.className) : undefined;
     const line = { request: requestId, node: device.hostname, class: device.className };
     let body: Buffer | undefined;
-    if (cls?.payload === 'talos') {
+    if (run.kind === 'provision' && cls?.payload === 'talos') {
       const rendered = await this.render(device, boot.mac, at);
       if ('refused' in rendered) {
         audit('fleet.render', { ...line, outcome: 'refused', reason: rendered.refused });
@@ -73,20 +78,33 @@ export class Installs {
     const code = newInstallCode();
     const sha256 = installCodeHash(code);
     const expiresAt = at.getTime() + this.o.configTtlMs;
+    // One code per device: this one voids any earlier code and drops the config it unlocked.
+    this.o.configs.dropDevice(device.id);
     if (body) {
       this.o.configs.hold({ sha256, deviceId: device.id, hostname: device.hostname, body, expiresAt });
       audit('fleet.render', { ...line, outcome: 'rendered', expiresAt: new Date(expiresAt).toISOString() });
     }
-    this.o.store.recordInstallCode(device.id, device.hostname, sha256, boot.bootId, at.toISOString());
+    this.o.store.recordInstallCode({ device: device.id, hostname: device.hostname, sha256, bootId: boot.bootId, at: at.toISOString(), run: run.run });
     metrics.codesIssued.inc();
     metrics.watchNode(device.hostname);
     metrics.configsWaiting.set(this.o.configs.waiting());
     return { code };
   }
 
+  /** Why a Talos class's inputs cannot render a node's config now, or null when they can. */
+  async classInputsProblem(className: string): Promise<string | null> {
+    if (!this.o.classInputsDir) return NO_CLASS_INPUTS;
+    try {
+      await readClassInputs(this.o.classInputsDir, className);
+      return null;
+    } catch (err) {
+      return errorMessage(err);
+    }
+  }
+
   /** `mac` is the one this attestation proved: at a machine's first attestation the inventory has none yet. */
   private async render(device: Device, mac: string, at: Date): Promise<{ body: Buffer } | { refused: string; reason: string }> {
-    if (!this.o.classInputsDir) return { refused: 'no class inputs are configured (fleet serve --class-inputs)', reason: 'no-class-inputs' };
+    if (!this.o.classInputsDir) return { refused: NO_CLASS_INPUTS, reason: 'no-class-inputs' };
     if (!device.address || !device.installDisk) return { refused: `${device.hostname} lacks an address or install_disk`, reason: 'node-values' };
     let inputs;
     try {
@@ -139,11 +157,11 @@ export class Installs {
       // missing config, since the node boots its install and asks in vain.
       if (record.servedAt && device?.status !== 'planned') {
         metrics.configRefetched.labels(record.hostname).inc();
-        if (device) await this.journalOnce(device, 'warning', `the node asked again for the Talos config fleetd served it (at ${record.servedAt}, from ${peer})`);
+        if (device) await this.journalOnce(device, sha256, 'refetched', `the node asked again for the Talos config fleetd served it (at ${record.servedAt}, from ${peer})`);
         return { status: 404, reason: 'served' };
       }
       metrics.configMissing.labels(record.hostname).inc();
-      if (device) await this.journalOnce(device, 'warning', `the node asked for its Talos config, and fleetd holds none for it (from ${peer})`);
+      if (device) await this.journalOnce(device, sha256, 'missing', `the node asked for its Talos config, and fleetd holds none for it (from ${peer})`);
       return { status: 404, reason: held === 'expired' ? 'expired' : 'none' };
     }
     let device: Device | null;
@@ -155,7 +173,7 @@ export class Installs {
       return { status: 503, reason: 'the inventory does not answer' };
     }
     if (!device || device.status !== 'planned') {
-      if (device) await this.journalOnce(device, 'warning', `the node asked for its Talos config while the device is ${device.status}; fleetd serves it only to a planned device`);
+      if (device) await this.journalOnce(device, sha256, `status-${device.status}`, `the node asked for its Talos config while the device is ${device.status}; fleetd serves it only to a planned device`);
       return { status: 404, reason: 'not planned' };
     }
     if (held.inFlight) return { status: 503, reason: 'a fetch of this config is being answered' };
@@ -184,7 +202,7 @@ export class Installs {
     metrics.configsServed.inc();
     metrics.configsWaiting.set(configs.waiting());
     if (device) {
-      await this.o.inventory.journal(device, 'success', `fleetd served the config of ${device.lastRun ?? 'its run'} to ${peer}`).catch(() => undefined);
+      await this.o.inventory.journal(device, 'success', `fleetd served the config of ${record?.run ?? device.lastRun ?? 'its run'} to ${peer}`).catch(() => undefined);
       try {
         await this.o.inventory.setStatus(device, 'active');
       } catch (err) {
@@ -194,12 +212,12 @@ export class Installs {
     return true;
   }
 
-  /** A node that keeps asking writes its journal line once per code, not once per try. */
+  /** A node that keeps asking writes each line once per code (by the code's hash), not once per try. */
   private readonly journaled = new Set<string>();
-  private async journalOnce(device: Device, kind: 'warning', message: string): Promise<void> {
-    const key = `${device.id}:${message.replace(/\(.*\)$/, '')}`;
+  private async journalOnce(device: Device, sha256: string, what: string, message: string): Promise<void> {
+    const key = `${sha256}:${what}`;
     if (this.journaled.has(key)) return;
     this.journaled.add(key);
-    await this.o.inventory.journal(device, kind, message).catch(() => undefined);
+    await this.o.inventory.journal(device, 'warning', message).catch(() => undefined);
   }
 }

@@ -14,13 +14,15 @@ export const INVENTORY_OPTIONS = {
   'netbox-token-file': { type: 'string' },
   'binding-author': { type: 'string' },
   classes: { type: 'string' },
+  'node-network': { type: 'string' },
 } as const;
 
 export const INVENTORY_USAGE = `  --nodes FILE        the embedded inventory: the lab's nodes file (models, classes, nodes)
   --netbox-url URL    or NetBox (https://capsule.<tailnet>)
   --netbox-token-file FILE  its API token (v1, or v2 nbt_...), read from a file so no ps shows it
   --binding-author USER     the NetBox user whose writes of approved_ek_hash* are trusted (Terraform's)
-  --classes FILE      with NetBox: the classes (a nodes file's classes: map), which NetBox names only`;
+  --classes FILE      with NetBox: the classes (a nodes file's classes: map), which NetBox names only
+  --node-network CIDR the nodes' network (K8S_NODE_CIDR): a nodes file may then write addresses without a prefix`;
 
 export interface InventoryChoice {
   nodes?: string | undefined;
@@ -28,12 +30,13 @@ export interface InventoryChoice {
   'netbox-token-file'?: string | undefined;
   'binding-author'?: string | undefined;
   classes?: string | undefined;
+  'node-network'?: string | undefined;
 }
 
 /** Opens the inventory the options name: exactly one of the embedded file or NetBox. */
 export async function openInventory(o: InventoryChoice, db: Db): Promise<Inventory> {
   if (o.nodes && o['netbox-url']) throw new FleetError('usage', 'name one inventory: --nodes or --netbox-url, not both');
-  if (o.nodes) return new EmbeddedInventory(o.nodes, db);
+  if (o.nodes) return new EmbeddedInventory(o.nodes, db, { nodeNetwork: o['node-network'] });
   if (!o['netbox-url']) throw new FleetError('usage', 'name an inventory: --nodes FILE, or --netbox-url URL with --netbox-token-file FILE');
   if (!o['netbox-token-file']) throw new FleetError('usage', '--netbox-url needs --netbox-token-file');
   let token: string;

@@ -17,6 +17,8 @@ export class KubeError extends FleetError {
 export interface Kube {
   readonly namespace: string;
   list(kind: Kind, labelSelector?: string): Promise<KubeObject[]>;
+  /** One object, or null when there is none of that name. */
+  get(kind: Kind, name: string): Promise<KubeObject | null>;
   create(kind: Kind, object: KubeObject): Promise<KubeObject>;
   /** JSON merge patch; a resourceVersion makes it conditional (409 when the object changed since it was read). */
   patch(kind: Kind, name: string, patch: Record<string, unknown>, resourceVersion?: string): Promise<KubeObject>;
@@ -88,6 +90,16 @@ export class KubeClient implements Kube {
       cont = page.metadata?.continue || undefined;
     } while (cont);
     return items;
+  }
+
+  async get(kind: Kind, name: string): Promise<KubeObject | null> {
+    try {
+      return (await this.objects.getNamespacedCustomObject({ ...this.where(kind), name })) as KubeObject;
+    } catch (err) {
+      const e = kubeError(err, `get ${kind} ${name}`);
+      if (e.code === 'kube-not-found') return null;
+      throw e;
+    }
   }
 
   async create(kind: Kind, object: KubeObject): Promise<KubeObject> {

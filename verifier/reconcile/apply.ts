@@ -34,6 +34,10 @@ async function applyStep(step: Exclude<Step, { to: 'metric' }>, kube: Kube, inve
     store.forgetNotes((k) => !k.startsWith(step.prefix));
     return;
   }
+  if (step.to === 'codes') {
+    store.bindInstallCode(step.device.id, step.sha256, step.run);
+    return;
+  }
   if (step.op === 'journal') {
     await inventory.journal(step.device, step.kind, step.message);
     if (step.note) store.note(step.note, now().toISOString());

@@ -3,10 +3,16 @@ import type { NodeClass } from '../inventory/embedded/nodes-file.js';
 import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, templateFor, type RunKind } from './desired.js';
 import { DEVICE_LABEL, isOwned, type Kind, type KubeObject } from './objects.js';
 import { isFinished, viewWorkflow, type WorkflowView } from './workflow-view.js';
+import type { InstallCodeRecord } from '../state/local-store.js';
+import { checkCabling } from '../attest/cabling.js';
+import { lacksLine, missingFields, type Lack } from './run-needs.js';
 
 export interface ReconcileConfig {
   namespace: string;
-  /** A machine that attested within this many seconds waits in HookOS: its run needs no power cycle. */
+  /**
+   * How long a machine that attested with an intake's code still waits in HookOS: its run then
+   * starts there, with no power cycle.
+   */
   hookosWaitS: number;
   /** The Templates' global_timeout, until a Workflow's status says its own. */
   defaultGlobalTimeoutS: number;
@@ -31,6 +37,10 @@ export interface World {
   templates: Set<string>;
   /** Journal lines already written once, by key. */
   noted: Set<string>;
+  /** Each device's latest install code (fleetd's store), by device id: which boot holds a code for which run. */
+  codes: Map<string, InstallCodeRecord>;
+  /** Each Talos class's inputs: null when ready, else why a run of that class cannot install. */
+  talosInputs: Map<string, string | null>;
 }
 
 export type Step =
@@ -40,6 +50,7 @@ export type Step =
   | { to: 'inventory'; op: 'journal'; device: Device; kind: JournalKind; message: string; note?: string }
   | { to: 'inventory'; op: 'recordRun'; device: Device; run: string }
   | { to: 'inventory'; op: 'setStatus'; device: Device; status: DeviceStatus }
+  | { to: 'codes'; op: 'bind'; device: Device; sha256: string; run: string }
   | { to: 'notes'; op: 'forget'; prefix: string }
   | { to: 'metric'; op: 'bootedHookOSAfterInstall'; node: string };
 
@@ -162,10 +173,30 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   if (device.bmcType && device.bmcType !== 'amt') journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, `dev:${host}:bmc:${device.bmcType}`);
 
   // A run that needs a power cycle gets its Rufio Job (again, if the pass that started it stopped early).
-  if (current?.boot === 'bmc' && machine && !current.run.actions.some((a) => a.started !== null) && !ctx.jobs.has(current.run.name)) {
-    ctx.steps.push({ to: 'kube', op: 'create', kind: 'Job', object: desiredPowerCycle(device, current.run.name, cfg.namespace) });
+  if (current?.boot === 'bmc' && machine && !current.run.actions.some((a) => a.started !== null)) {
+    const job = ctx.jobs.get(current.run.name);
+    if (!job) ctx.steps.push({ to: 'kube', op: 'create', kind: 'Job', object: desiredPowerCycle(device, current.run.name, cfg.namespace) });
+    else {
+      const failed = jobFailure(job);
+      if (failed !== null) {
+        journal(
+          { ...ctx, steps: after },
+          device,
+          'warning',
+          `${host}: Rufio's Job ${current.run.name} failed to power the machine (${failed || 'no message'}): AMT does not answer at ${(machine.spec!.connection as { host: string }).host}. Set AMT's address, or power the machine on by hand`,
+          `wf:${current.run.name}:job-failed`,
+        );
+      }
+    }
   }
   ctx.steps.push(...after);
+}
+
+/** Rufio's own message when its Job failed (a `Failed` condition that holds), else null. */
+function jobFailure(job: KubeObject): string | null {
+  const conditions = (job.status as { conditions?: Array<{ type?: string; status?: string; message?: string }> } | undefined)?.conditions ?? [];
+  const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
+  return failed ? (failed.message ?? '') : null;
 }
 
 /** Once desired_action is gone or a run starts, a later wait is news again. */
@@ -176,31 +207,60 @@ function forgetWaits(ctx: Ctx, host: string, after: Step[]): void {
   }
 }
 
-/** Starts the run desired_action asks for, or journals once what it waits for. */
+/**
+ * What keeps a run from finishing once it wiped the disk, or from reaching the machine it is for:
+ * fields the device lacks, parts fleetd or Tinkerbell lack, and a switch port that is not the
+ * declared one. Empty when the run may start.
+ */
+function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | undefined): { lacks: Lack[]; cabling?: string } {
+  const { world, cfg } = ctx;
+  const lacks: Lack[] = missingFields(device, kind);
+  if (!device.mac) lacks.unshift('a MAC (it has not attested)');
+  if (kind === 'provision' && device.className && !cls) lacks.push(`class ${device.className}'s definition`);
+  const template = templateFor(kind, cls);
+  if (!world.templates.has(template)) lacks.push(`the Template ${template} in Tinkerbell`);
+  if (kind === 'provision' && cls?.payload === 'talos') {
+    if (!cfg.configUrl) lacks.push({ name: 'a config URL', detail: 'fleet serve --config-url: install would have nothing to fetch' });
+    // A class the pass did not check counts as one whose inputs are missing.
+    const inputs = world.talosInputs.has(cls.name) ? world.talosInputs.get(cls.name)! : `the class inputs of ${cls.name} were not checked`;
+    if (inputs !== null) lacks.push({ name: 'its class inputs', detail: inputs });
+  }
+  if (kind === 'provision' && cls && cls.payload !== 'talos' && !cfg.seedUrl) lacks.push({ name: 'a seed URL', detail: 'fleet serve --seed-url: its first boot would have no seed' });
+  if (lacks.length || !device.mac || !device.switchPort) return { lacks };
+  // The port the machine last attested from: a run must not power-cycle and wipe a machine cabled elsewhere.
+  const seen = device.attested?.switchPort;
+  if (!seen) return { lacks, cabling: `${device.hostname} recorded no attested switch port: its last attestation came with no LLDP frame` };
+  const cabling = checkCabling(device.hostname, device.switchPort, { port: seen, names: [seen] });
+  return cabling.ok ? { lacks } : { lacks, cabling: cabling.journal };
+}
+
+/**
+ * Starts the run desired_action asks for, or journals once what it waits for. The boot mode
+ * follows the code: the run starts in HookOS as it is only when the machine's latest boot still
+ * waits there holding an intake's code, which the run then takes; otherwise Rufio power-cycles
+ * the machine, or a person must, so that its next boot attests for this run and gets the code.
+ */
 function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run: WorkflowView; boot: string } | undefined {
   const { world, cfg } = ctx;
   const host = device.hostname;
   const cls = device.className ? world.classes.get(device.className) : undefined;
-  const missing: string[] = [];
-  if (!device.mac) missing.push('a MAC (it has not attested)');
-  if (!device.installDisk) missing.push('install_disk');
-  if (!device.installDiskSerial) missing.push('install_disk_serial');
-  if (kind === 'provision' && !cls) missing.push(device.className ? `class ${device.className}'s definition` : 'class');
-  const template = templateFor(kind, cls);
-  if (!world.templates.has(template)) missing.push(`the Template ${template} in Tinkerbell`);
-  if (missing.length) {
-    journal({ ...ctx, steps: after }, device, 'warning', `${host}: desired_action ${kind} waits: the run waits for ${missing.join(' and ')}`, `dev:${host}:waits:${kind}:${missing.join(',')}`);
+  const why = blockers(ctx, device, kind, cls);
+  if (why.lacks.length || why.cabling) {
+    const message = why.lacks.length ? lacksLine(host, why.lacks) : why.cabling!;
+    journal({ ...ctx, steps: after }, device, 'warning', message, `dev:${host}:waits:${kind}:${message}`);
     return undefined;
   }
   const unix = Math.floor(world.now / 1000);
   const wf = desiredWorkflow(device, cls, kind, unix, cfg.namespace, { seedUrl: cfg.seedUrl, configUrl: cfg.configUrl });
+  const code = world.codes.get(device.id);
   const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
-  const waiting = world.now - attestedAt <= cfg.hookosWaitS * 1000;
+  const holdsCode = !!code && code.run === null && code.bootId === device.attested?.bootId && world.now - attestedAt <= cfg.hookosWaitS * 1000;
   const canCycle = desiredMachine(device, cfg.namespace) !== null;
-  const boot: Boot = waiting ? 'hookos' : canCycle ? 'bmc' : 'manual';
+  const boot: Boot = holdsCode ? 'hookos' : canCycle ? 'bmc' : 'manual';
   wf.metadata.labels![BOOT_LABEL] = boot;
   ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
   after.push({ to: 'inventory', op: 'recordRun', device, run: wf.metadata.name });
+  if (holdsCode) after.push({ to: 'codes', op: 'bind', device, sha256: code.sha256, run: wf.metadata.name });
   if (kind === 'retire' && device.status !== 'decommissioning') after.push({ to: 'inventory', op: 'setStatus', device, status: 'decommissioning' });
   // A reinstall: fleetd serves a config only to a planned device, and turns it active when taken.
   if (kind === 'provision' && device.status !== 'planned') after.push({ to: 'inventory', op: 'setStatus', device, status: 'planned' });

@@ -22,15 +22,37 @@ const ATTEMPTS = 3;
  * One reconcile pass: read the inventory and Tinkerbell's objects, plan, apply. A read that fails
  * stops the pass before any write; a conflict starts the pass over from a fresh read.
  */
+/** Why a Talos class's inputs cannot install a node (null: they can): Installs.classInputsProblem. */
+export type ClassInputsCheck = (className: string) => Promise<string | null>;
+
+export interface ReconcilerParts {
+  kube: Kube;
+  inventory: Inventory;
+  store: LocalStore;
+  classInputs: ClassInputsCheck;
+  metrics?: Metrics;
+  now?: () => Date;
+}
+
 export class Reconciler {
+  private readonly kube: Kube;
+  private readonly inventory: Inventory;
+  private readonly store: LocalStore;
+  private readonly classInputs: ClassInputsCheck;
+  private readonly metrics: Metrics | undefined;
+  private readonly now: () => Date;
+
   constructor(
-    private readonly kube: Kube,
-    private readonly inventory: Inventory,
-    private readonly store: LocalStore,
+    parts: ReconcilerParts,
     private readonly config: ReconcileConfig,
-    private readonly now: () => Date = () => new Date(),
-    private readonly metrics?: Metrics,
-  ) {}
+  ) {
+    this.kube = parts.kube;
+    this.inventory = parts.inventory;
+    this.store = parts.store;
+    this.classInputs = parts.classInputs;
+    this.metrics = parts.metrics;
+    this.now = parts.now ?? (() => new Date());
+  }
 
   async read(): Promise<World> {
     const [devices, classes, hardware, machines, workflows, jobs, templates] = await Promise.all([
@@ -43,6 +65,8 @@ export class Reconciler {
       this.kube.list('Job'),
       this.kube.list('Template'),
     ]);
+    const talosInputs = new Map<string, string | null>();
+    for (const cls of classes.values()) if (cls.payload === 'talos') talosInputs.set(cls.name, await this.classInputs(cls.name));
     return {
       now: this.now().getTime(),
       devices,
@@ -53,6 +77,8 @@ export class Reconciler {
       jobs,
       templates: new Set(templates.map((t) => t.metadata.name)),
       noted: this.store.noted(),
+      codes: this.store.installCodes(),
+      talosInputs,
     };
   }
 

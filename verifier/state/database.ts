@@ -49,6 +49,8 @@ const MIGRATIONS: string[] = [
   `ALTER TABLE install_codes ADD COLUMN hostname TEXT;
    ALTER TABLE install_codes ADD COLUMN served_at TEXT;
    CREATE INDEX install_codes_sha256 ON install_codes(sha256);`,
+  // The run a code belongs to: null for an intake's code, until the pass that starts its run takes it.
+  `ALTER TABLE install_codes ADD COLUMN run TEXT;`,
 ];
 
 /** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */

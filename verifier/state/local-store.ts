@@ -5,12 +5,15 @@ export interface InstallCodeRecord {
   device: string;
   hostname: string;
   sha256: string;
+  /** The boot whose attestation it was answered to. */
   bootId: string;
   at: string;
+  /** The run it belongs to; null for an intake's code, which the pass that starts the run takes. */
+  run: string | null;
   servedAt: string | null;
 }
 
-const CODE_COLUMNS = 'device, hostname, sha256, boot_id AS bootId, at, served_at AS servedAt';
+const CODE_COLUMNS = 'device, hostname, sha256, boot_id AS bootId, at, run, served_at AS servedAt';
 
 /** Waiting claims kept by default; the oldest go first (a claim costs nothing to send). */
 const MAX_CLAIMS = 1000;
@@ -43,11 +46,22 @@ export class LocalStore {
     this.db.prepare('DELETE FROM claims WHERE serial = ?').run(serial);
   }
 
-  /** Keeps only the SHA-256 of the code answered to `device` (its latest replaces any earlier). */
-  recordInstallCode(device: string, hostname: string, sha256: string, bootId: string, at: string): void {
+  /** Keeps only the SHA-256 of the code answered to a device: its latest voids any earlier one. */
+  recordInstallCode(code: Omit<InstallCodeRecord, 'servedAt'>): void {
     this.db
-      .prepare('INSERT OR REPLACE INTO install_codes (device, hostname, sha256, boot_id, at, served_at) VALUES (?, ?, ?, ?, ?, NULL)')
-      .run(device, hostname, sha256, bootId, at);
+      .prepare('INSERT OR REPLACE INTO install_codes (device, hostname, sha256, boot_id, at, run, served_at) VALUES (?, ?, ?, ?, ?, ?, NULL)')
+      .run(code.device, code.hostname, code.sha256, code.bootId, code.at, code.run);
+  }
+
+  /** The run a pass started takes the intake's code its machine's boot holds. */
+  bindInstallCode(device: string, sha256: string, run: string): void {
+    this.db.prepare('UPDATE install_codes SET run = ? WHERE device = ? AND sha256 = ? AND run IS NULL').run(run, device, sha256);
+  }
+
+  /** Every device's latest code, by device (for a reconcile pass: which boot holds a code for which run). */
+  installCodes(): Map<string, InstallCodeRecord> {
+    const rows = this.db.prepare(`SELECT ${CODE_COLUMNS} FROM install_codes`).all() as InstallCodeRecord[];
+    return new Map(rows.map((r) => [r.device, r]));
   }
 
   /** The device a code (by its hash) was answered to, and whether its config was served. */
@@ -78,5 +92,4 @@ export class LocalStore {
   installCode(device: string): InstallCodeRecord | null {
     return (this.db.prepare(`SELECT ${CODE_COLUMNS} FROM install_codes WHERE device = ?`).get(device) as InstallCodeRecord | undefined) ?? null;
   }
-
 }

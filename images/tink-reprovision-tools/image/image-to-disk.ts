@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DISK_IMAGE_PAYLOADS, isDiskImagePayload } from '../../../shared/payloads.js';
 import { mtoolsImage, theEsp } from '../disk/esp.js';
 import { confirmWipedDisk } from '../disk/locate.js';
 import { byteOffset, readGpt } from '../disk/read-gpt.js';
@@ -13,9 +14,8 @@ import { imageFormat } from './format.js';
 import { fetchNocloudSeed, writeNocloudSeed, NOCLOUD_DIR } from './nocloud.js';
 import { mib, ramCap } from './ram.js';
 import { chooseRoot, ext4Partitions } from './root.js';
+import { declaredSha256 } from './sha256.js';
 import { flushDisk, hashFromDisk, writeToDisk } from './write.js';
-
-const PAYLOADS = ['nixos-image', 'alpine-image', 'cloud-init-nocloud'];
 
 /**
  * image-to-disk: the class's disk image, downloaded into RAM and checked against IMAGE_SHA256
@@ -25,12 +25,12 @@ const PAYLOADS = ['nixos-image', 'alpine-image', 'cloud-init-nocloud'];
  */
 export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
   const os = env.OS;
-  if (!PAYLOADS.includes(os)) throw new Refusal(`OS is "${os}", not a disk-image payload (${PAYLOADS.join(', ')})`);
+  if (!isDiskImagePayload(os)) throw new Refusal(`OS is "${os}", not a disk-image payload (${DISK_IMAGE_PAYLOADS.join(', ')})`);
   const path = env.INSTALL_DISK;
   if (!path) throw new Refusal('no install disk is declared');
   if (!env.IMAGE_URL) throw new Refusal('no image URL is declared');
-  const expected = env.IMAGE_SHA256.toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(expected)) throw new Refusal('IMAGE_SHA256 is not 64 hex digits');
+  const expected = declaredSha256(env.IMAGE_SHA256);
+  if (!expected) throw new Refusal('IMAGE_SHA256 is not 64 hex digits');
   if (!env.SEED_URL) throw new Refusal('no seed URL is given');
   const disk = await confirmWipedDisk(io, path, 'nothing written');
   const code = await readInstallCode(io);

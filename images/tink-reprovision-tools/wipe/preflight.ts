@@ -6,7 +6,8 @@ import { lastLine } from '../lib/run.js';
 /**
  * What the run installs must be there before the disk is wiped: the Talos installer pulled into
  * this boot's image cache (install runs it from there), or the disk image's URL answering (a HEAD;
- * image-to-disk downloads and checks it later). A retirement names neither and installs nothing.
+ * image-to-disk downloads and checks it later). A retirement names neither and installs nothing;
+ * a run that installs has already been refused if it lacks either (run-needs.ts).
  */
 export async function preflight(io: ActionIO, say: (text: string) => void, installerImage: string, imageUrl: string): Promise<void> {
   if (installerImage) {

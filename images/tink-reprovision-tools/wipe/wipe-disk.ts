@@ -4,11 +4,14 @@ import { bootPassedAttestation, readBootId, readInstallCode, writeWipedRecord } 
 import { Refusal } from '../lib/refusal.js';
 import { erase, partitionNodes } from './erase.js';
 import { preflight } from './preflight.js';
+import { lackRefusal } from './run-needs.js';
 
 /**
  * wipe-disk: the only action that destroys data on a disk it found by itself. Every refusal comes
- * before the first write, in the runbook's words; then it wipes the declared disk and records the
- * boot it wiped in, which install, image-to-disk and next-boot require.
+ * before the first write, in the runbook's words: among them a run that could not install after the
+ * wipe (a Workflow never wipes a disk and installs nothing; a retirement, INSTALL false, wipes
+ * only). Then it wipes the declared disk and records the boot it wiped in, which install,
+ * image-to-disk and next-boot require.
  */
 export const wipeDisk: Action<'wipe-disk'> = async (env, io, say) => {
   if (env.WIPE !== 'true') {
@@ -17,6 +20,8 @@ export const wipeDisk: Action<'wipe-disk'> = async (env, io, say) => {
   }
   if (!env.INSTALL_DISK_SERIAL) throw new Refusal('no install disk serial is declared');
   if (!env.INSTALL_DISK) throw new Refusal('no install disk is declared');
+  const lacking = lackRefusal(env);
+  if (lacking) throw new Refusal(lacking);
   if (!(await bootPassedAttestation(io))) throw new Refusal('this boot did not pass attestation');
   if (!(await readInstallCode(io))) throw new Refusal('no install code');
   const disk = await locateDisk(io, env.INSTALL_DISK_SERIAL, env.INSTALL_DISK);

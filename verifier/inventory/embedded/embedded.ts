@@ -3,6 +3,7 @@ import { FleetError, errorMessage } from '../../../shared/errors.js';
 import type { Verdict } from '../../../shared/wire/verdicts.js';
 import type { Db } from '../../state/database.js';
 import type { AttestedFacts, Authorship, DesiredAction, Device, DeviceStatus, JournalEntry, JournalKind } from '../device.js';
+import { deriveDevice } from '../derive.js';
 import type { Inventory } from '../inventory.js';
 import { readNodesFile, type NodeClass, type NodeDecl, type NodesFile } from './nodes-file.js';
 
@@ -36,11 +37,17 @@ export class EmbeddedInventory implements Inventory {
   private file: NodesFile | null = null;
   private source = '';
 
+  private readonly now: () => Date;
+  /** The node network fleetd names (`--node-network`), for addresses the file writes without a prefix. */
+  private readonly nodeNetwork: string | undefined;
+
   constructor(
     readonly nodesPath: string,
     private readonly db: Db,
-    private readonly now: () => Date = () => new Date(),
+    opts: { nodeNetwork?: string | undefined; now?: () => Date } = {},
   ) {
+    this.now = opts.now ?? (() => new Date());
+    this.nodeNetwork = opts.nodeNetwork;
     this.declarations(); // refuse a broken file at start, not at the first boot
   }
 
@@ -57,7 +64,7 @@ export class EmbeddedInventory implements Inventory {
     }
     if (source === this.source && this.file) return this.file;
     this.file = null;
-    const { file, problems } = readNodesFile(source, this.nodesPath);
+    const { file, problems } = readNodesFile(source, this.nodesPath, this.nodeNetwork ? { nodeNetwork: this.nodeNetwork } : {});
     if (problems.length) {
       const list = problems.map((p) => (p.where ? `${p.where}: ${p.message}` : p.message)).join('; ');
       throw new FleetError('nodes-invalid', `${this.nodesPath} has ${problems.length} problem(s); run fleet inventory check: ${list}`);
@@ -72,30 +79,27 @@ export class EmbeddedInventory implements Inventory {
   }
 
   private toDevice(decl: NodeDecl, file: NodesFile, row = this.stateOf(decl.hostname)): Device {
-    const cls = decl.className ? file.classes.get(decl.className) : undefined;
-    const d: Device = {
-      id: decl.hostname,
-      hostname: decl.hostname,
-      serial: decl.serial,
-      status: row?.status ?? 'planned',
-      controlPlane: cls?.controlPlane ?? false,
-      binding: decl.binding,
-    };
-    const optional: Partial<Device> = {
-      className: decl.className,
-      address: decl.address,
-      switchPort: decl.switchPort,
-      bmcType: decl.bmcType,
-      installDisk: decl.disk,
-      installDiskSerial: decl.diskSerial,
-      desiredAction: row?.desired_action ?? undefined,
-      mac: row?.mac ?? undefined,
-      lastRun: row?.last_run ?? undefined,
-      verdict: (row?.verdict as Verdict | null) ?? undefined,
-      attested: row?.attested ? (JSON.parse(row.attested) as AttestedFacts) : undefined,
-    };
-    for (const [k, v] of Object.entries(optional)) if (v !== undefined) (d as unknown as Record<string, unknown>)[k] = v;
-    return d;
+    return deriveDevice(
+      {
+        id: decl.hostname,
+        hostname: decl.hostname,
+        serial: decl.serial,
+        status: row?.status ?? 'planned',
+        binding: decl.binding,
+        className: decl.className,
+        address: decl.address,
+        switchPort: decl.switchPort,
+        bmcType: decl.bmcType,
+        installDisk: decl.disk,
+        installDiskSerial: decl.diskSerial,
+        desiredAction: row?.desired_action ?? undefined,
+        mac: row?.mac ?? undefined,
+        lastRun: row?.last_run ?? undefined,
+        verdict: (row?.verdict as Verdict | null) ?? undefined,
+        attested: row?.attested ? (JSON.parse(row.attested) as AttestedFacts) : undefined,
+      },
+      file.classes,
+    );
   }
 
   async deviceBySerial(serial: string): Promise<Device | null> {

@@ -1,11 +1,9 @@
 import { isIP } from 'node:net';
 import { parseDocument } from 'yaml';
 import { EK_HASH_PATTERN } from '../../../shared/ek/hash.js';
+import { PAYLOADS, type Payload } from '../../../shared/payloads.js';
 import type { EkKind } from '../../../shared/wire/schemas.js';
 import type { Binding } from '../device.js';
-
-export const PAYLOADS = ['talos', 'nixos-image', 'alpine-image', 'cloud-init-nocloud'] as const;
-export type Payload = (typeof PAYLOADS)[number];
 
 export interface NodeClass {
   name: string;
@@ -33,6 +31,8 @@ export interface NodeDecl {
 }
 
 export interface NodesFile {
+  /** The node network in effect (the file's `node_network:` or the caller's), when one is named and valid. */
+  nodeNetwork?: string;
   models: string[];
   classes: Map<string, NodeClass>;
   nodes: NodeDecl[];
@@ -49,7 +49,7 @@ const EK_FIELDS: Array<[string, EkKind]> = [
   ['approved_ek_rsa2048', 'rsa2048'],
   ['approved_ek_eccp256', 'eccp256'],
 ];
-/** Fields no two nodes may share, as the plan step refuses them. */
+/** Fields no two nodes may share, as the plan step refuses them (addresses compared by IP, prefix aside). */
 const UNIQUE: Array<[string, string]> = [
   ['serial', 'serial'],
   ['address', 'address'],
@@ -71,8 +71,16 @@ function text(v: unknown): string | undefined {
  * refuses, each with its node: an unknown model or class; an address, switch port, serial, disk
  * serial or approved EK another node holds; an approved EK hash that is not 64 lowercase hex.
  * A file with problems must not be served: the caller refuses it whole.
+ *
+ * The node network (the runbook's K8S_NODE_CIDR) may be named by the file's top-level
+ * `node_network:` or by the caller (`opts.nodeNetwork`, from `--node-network CIDR`); naming it
+ * in both is fine only when they name the same network, else it is a problem. With a network
+ * named, an address may be written bare (`10.40.0.21`) and is read as `10.40.0.21/<its prefix>`;
+ * every address must lie inside it and carry its prefix length. Without one, a bare address is a
+ * problem. A malformed or conflicting network is a problem, and addresses are then not checked
+ * against it.
  */
-export function readNodesFile(source: string, name = 'nodes file'): { file: NodesFile; problems: Problem[] } {
+export function readNodesFile(source: string, name = 'nodes file', opts: { nodeNetwork?: string } = {}): { file: NodesFile; problems: Problem[] } {
   const problems: Problem[] = [];
   const file: NodesFile = { models: [], classes: new Map(), nodes: [] };
   const doc = parseDocument(source, { uniqueKeys: true });
@@ -80,7 +88,10 @@ export function readNodesFile(source: string, name = 'nodes file'): { file: Node
   if (doc.errors.length) return { file, problems };
   const root: unknown = doc.toJS() ?? {};
   if (!isMap(root)) return { file, problems: [{ message: `${name} is not a map of models, classes and nodes` }] };
-  for (const key of Object.keys(root)) if (!['models', 'classes', 'nodes'].includes(key)) problems.push({ message: `unknown top-level key ${key}` });
+  for (const key of Object.keys(root)) if (!['node_network', 'models', 'classes', 'nodes'].includes(key)) problems.push({ message: `unknown top-level key ${key}` });
+
+  const net = nodeNetwork(root.node_network, opts.nodeNetwork, problems);
+  if (net.network) file.nodeNetwork = net.network.text;
 
   const models = root.models ?? {};
   if (!isMap(models)) problems.push({ where: 'models', message: 'models is not a map keyed by model name' });
@@ -97,16 +108,19 @@ export function readNodesFile(source: string, name = 'nodes file'): { file: Node
   }
   const holders = new Map<string, string>(); // "<field>=<value>" → host name
   for (const [hostname, raw] of Object.entries(nodes)) {
-    const node = readNode(hostname, raw, file, problems);
+    const node = readNode(hostname, raw, file, net, problems);
     if (!node) continue;
-    const claim = (field: string, label: string, value: string | undefined) => {
+    const claim = (field: string, label: string, value: string | undefined, id = value) => {
       if (value === undefined) return;
-      const key = `${field}=${value}`;
+      const key = `${field}=${id}`;
       const other = holders.get(key);
       if (other) problems.push({ where: hostname, message: `${label} ${value} is held by ${other}` });
       else holders.set(key, hostname);
     };
-    for (const [field, label] of UNIQUE) claim(field, label, text((raw as Map_)[field]));
+    for (const [field, label] of UNIQUE) {
+      const value = text((raw as Map_)[field]);
+      claim(field, label, value, field === 'address' && value !== undefined ? (ipKey(value.split('/')[0] ?? '') ?? value) : value);
+    }
     for (const [field] of EK_FIELDS) claim('approved_ek', 'approved EK', text((raw as Map_)[field]));
     file.nodes.push(node);
   }
@@ -134,7 +148,7 @@ function readClass(name: string, raw: unknown, file: NodesFile, problems: Proble
   file.classes.set(name, c);
 }
 
-function readNode(hostname: string, raw: unknown, file: NodesFile, problems: Problem[]): NodeDecl | null {
+function readNode(hostname: string, raw: unknown, file: NodesFile, net: NetworkInEffect, problems: Problem[]): NodeDecl | null {
   if (!isMap(raw)) {
     problems.push({ where: hostname, message: 'is not a map of fields' });
     return null;
@@ -155,8 +169,7 @@ function readNode(hostname: string, raw: unknown, file: NodesFile, problems: Pro
   if (!node.className) at('has no class');
   else if (!file.classes.has(node.className)) at(`unknown class ${node.className}`);
   node.switchPort = text(raw.switch_port);
-  node.address = text(raw.address);
-  if (node.address && !isCidr(node.address)) at(`address ${node.address} is not an address with a prefix length (192.0.2.10/24)`);
+  node.address = readAddress(text(raw.address), net, at);
   node.bmcType = text(raw.bmc_type);
   node.disk = text(raw.disk);
   node.diskSerial = text(raw.disk_serial);
@@ -167,6 +180,109 @@ function readNode(hostname: string, raw: unknown, file: NodesFile, problems: Pro
     else node.binding[kind] = h;
   }
   return node;
+}
+
+interface Network {
+  /** As written. */
+  text: string;
+  family: 4 | 6;
+  bits: bigint;
+  prefix: number;
+}
+/** The network addresses are checked against; `named` without `network`: named, but malformed or in conflict. */
+interface NetworkInEffect {
+  named: boolean;
+  network?: Network;
+}
+
+const NO_PREFIX_HELP = 'or name the node network (node_network: in the file, or fleet serve --node-network CIDR)';
+
+/** The file's `node_network:` and the caller's network, each checked, and checked against each other. */
+function nodeNetwork(inFile: unknown, fromCaller: string | undefined, problems: Problem[]): NetworkInEffect {
+  const where = 'node_network';
+  const fileText = inFile === undefined || inFile === null ? undefined : typeof inFile === 'string' ? inFile : JSON.stringify(inFile);
+  const fileNet = fileText === undefined ? undefined : parseNetwork(fileText, 'node_network', (message) => problems.push({ where, message }));
+  const callerNet = fromCaller === undefined ? undefined : parseNetwork(fromCaller, '--node-network', (message) => problems.push({ message }));
+  const named = fileText !== undefined || fromCaller !== undefined;
+  if (fileNet && callerNet && (fileNet.family !== callerNet.family || fileNet.bits !== callerNet.bits || fileNet.prefix !== callerNet.prefix)) {
+    problems.push({ where, message: `node_network ${fileNet.text} differs from --node-network ${callerNet.text}: name the node network once, or the same network in both` });
+    return { named };
+  }
+  if (fileText !== undefined && !fileNet) return { named };
+  if (fromCaller !== undefined && !callerNet) return { named };
+  return { named, network: fileNet ?? callerNet };
+}
+
+function parseNetwork(s: string, label: string, problem: (message: string) => void): Network | undefined {
+  if (!isCidr(s)) return void problem(`${label} ${s} is not a network with a prefix length (10.40.0.0/24)`);
+  const [ip = '', len = ''] = s.split('/');
+  const family = isIP(ip) as 4 | 6;
+  const prefix = Number(len);
+  const bits = ipBits(ip);
+  const host = (1n << BigInt((family === 4 ? 32 : 128) - prefix)) - 1n;
+  if ((bits & host) !== 0n) return void problem(`${label} ${s} has host bits set: the network is ${formatIp(bits & ~host, family)}/${prefix}`);
+  return { text: s, family, bits, prefix };
+}
+
+/** A node's address as NodeDecl holds it: with a prefix length, inside the node network when one is named. */
+function readAddress(address: string | undefined, net: NetworkInEffect, at: (message: string) => void): string | undefined {
+  if (address === undefined) return undefined;
+  const n = net.network;
+  if (!address.includes('/')) {
+    if (!isIP(address)) {
+      at(`address ${address} is not an IP address (192.0.2.10, or 192.0.2.10/24)`);
+      return address;
+    }
+    if (!n) {
+      if (!net.named) at(`address ${address} has no prefix length: write it as ${address}/<prefix>, ${NO_PREFIX_HELP}`);
+      return address;
+    }
+    if (inside(address, n)) return `${address}/${n.prefix}`;
+    at(`address ${address} is outside the node network ${n.text}`);
+    return address;
+  }
+  if (!isCidr(address)) {
+    at(`address ${address} is not an address with a prefix length (192.0.2.10/24)`);
+    return address;
+  }
+  if (!n) return address;
+  const [ip = '', len = ''] = address.split('/');
+  if (!inside(ip, n)) at(`address ${address} is outside the node network ${n.text}`);
+  if (Number(len) !== n.prefix) at(`address ${address} has prefix length ${len}, but the node network ${n.text} has ${n.prefix}: write ${ip}/${n.prefix}, or leave the prefix off`);
+  return address;
+}
+
+function inside(ip: string, n: Network): boolean {
+  if (isIP(ip) !== n.family) return false;
+  const width = n.family === 4 ? 32 : 128;
+  return ipBits(ip) >> BigInt(width - n.prefix) === n.bits >> BigInt(width - n.prefix);
+}
+
+/** An IP address's identity, whatever its spelling (2001:db8::1 and 2001:db8:0::1 are one); undefined if not an IP. */
+function ipKey(ip: string): string | undefined {
+  const family = isIP(ip);
+  return family ? `${family}:${ipBits(ip).toString(16)}` : undefined;
+}
+
+/** The address as a number; `ip` must pass isIP. */
+function ipBits(ip: string): bigint {
+  if (isIP(ip) === 4) return ip.split('.').reduce((acc, octet) => (acc << 8n) | BigInt(Number(octet)), 0n);
+  let s = ip.split('%')[0] ?? '';
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(s)?.[1];
+  if (v4) {
+    const b = ipBits(v4);
+    s = `${s.slice(0, -v4.length)}${(b >> 16n).toString(16)}:${(b & 0xffffn).toString(16)}`;
+  }
+  const [head = '', tail] = s.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill('0'), ...t];
+  return groups.reduce((acc, g) => (acc << 16n) | BigInt(`0x${g}`), 0n);
+}
+
+function formatIp(bits: bigint, family: 4 | 6): string {
+  if (family === 4) return [24n, 16n, 8n, 0n].map((shift) => String((bits >> shift) & 0xffn)).join('.');
+  return Array.from({ length: 8 }, (_, i) => ((bits >> BigInt(112 - 16 * i)) & 0xffffn).toString(16)).join(':'); // uncompressed, still valid
 }
 
 function isCidr(s: string): boolean {

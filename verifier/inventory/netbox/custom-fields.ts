@@ -5,6 +5,8 @@
 export const CF = {
   // declared
   class: 'class',
+  /** The BMC fleetd drives (amt); its Secret is bmc-<bmc_type>. */
+  bmcType: 'bmc_type',
   installDisk: 'install_disk',
   installDiskSerial: 'install_disk_serial',
   approvedRsa: 'approved_ek_hash',

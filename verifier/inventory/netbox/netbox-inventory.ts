@@ -4,6 +4,7 @@ import type { NetBoxClient } from '../../netbox/client.js';
 import { choiceValue, customField, interfacePeers, interfacePrimaryMac, relatedId, type NetBoxDevice, type NetBoxInterface, type NetBoxJournalEntry, type NetBoxMacAddress, type NetBoxObjectChange } from '../../netbox/shapes.js';
 import { DESIRED_ACTIONS, DEVICE_STATUSES, JOURNAL_KINDS, type AttestedFacts, type Authorship, type DesiredAction, type Device, type DeviceStatus, type JournalEntry, type JournalKind } from '../device.js';
 import type { NodeClass } from '../embedded/nodes-file.js';
+import { deriveDevice } from '../derive.js';
 import type { Inventory } from '../inventory.js';
 import { bindingAuthorship } from './authorship.js';
 import { CF } from './custom-fields.js';
@@ -78,50 +79,44 @@ export class NetBoxInventory implements Inventory {
     const cf = (k: string) => customField(nb, k);
     const status = choiceValue(nb.status) ?? '';
     const action = str(cf(CF.desiredAction));
-    const className = str(cf(CF.class));
-    const d: Device = {
-      id: String(nb.id),
-      hostname: nb.name ?? `device-${nb.id}`,
-      serial: nb.serial,
-      // A status fleet does not know (staged, failed, inventory) is treated as offline: never provisioned by itself.
-      status: (DEVICE_STATUSES as readonly string[]).includes(status) ? (status as DeviceStatus) : 'offline',
-      controlPlane: className === 'controlplane',
-      binding: {},
-    };
     const rsa = str(cf(CF.approvedRsa));
     const ecc = str(cf(CF.approvedEcc));
-    if (rsa) d.binding.rsa2048 = rsa;
-    if (ecc) d.binding.eccp256 = ecc;
-    const set = <K extends keyof Device>(k: K, v: Device[K] | undefined) => {
-      if (v !== undefined) d[k] = v;
-    };
-    set('className', className);
-    set('address', str(nb.primary_ip4?.address));
-    set('switchPort', iface ? (interfacePeers(iface).find((p) => p.name)?.name ?? undefined) : undefined);
-    set('installDisk', str(cf(CF.installDisk)));
-    set('installDiskSerial', str(cf(CF.installDiskSerial)));
-    set('desiredAction', (DESIRED_ACTIONS as readonly string[]).includes(action ?? '') ? (action as DesiredAction) : undefined);
-    set('lastRun', str(cf(CF.lastRun)));
-    set('mac', (iface && interfacePrimaryMac(iface)?.toLowerCase()) || str(cf(CF.attestedMac)));
-    set('verdict', str(cf(CF.verdict)) as Verdict | undefined);
     const at = str(cf(CF.attestedAt));
-    if (at) {
-      const eks: AttestedFacts['eks'] = {};
-      const ar = str(cf(CF.attestedRsa));
-      const ae = str(cf(CF.attestedEcc));
-      if (ar) eks.rsa2048 = ar;
-      if (ae) eks.eccp256 = ae;
-      const sb = cf(CF.attestedSecureBoot);
-      d.attested = {
-        at,
-        mac: str(cf(CF.attestedMac)) ?? '',
-        bootId: str(cf(CF.attestedBootId)) ?? '',
-        eks,
-        secureBoot: typeof sb === 'boolean' ? sb : null,
-        switchPort: str(cf(CF.attestedSwitchPort)) ?? null,
-      };
-    }
-    return d;
+    const sb = cf(CF.attestedSecureBoot);
+    const attestedEks: AttestedFacts['eks'] = {};
+    if (str(cf(CF.attestedRsa))) attestedEks.rsa2048 = str(cf(CF.attestedRsa))!;
+    if (str(cf(CF.attestedEcc))) attestedEks.eccp256 = str(cf(CF.attestedEcc))!;
+    return deriveDevice(
+      {
+        id: String(nb.id),
+        hostname: nb.name ?? `device-${nb.id}`,
+        serial: nb.serial,
+        // A status fleet does not know (staged, failed, inventory) is treated as offline: never provisioned by itself.
+        status: (DEVICE_STATUSES as readonly string[]).includes(status) ? (status as DeviceStatus) : 'offline',
+        binding: { ...(rsa ? { rsa2048: rsa } : {}), ...(ecc ? { eccp256: ecc } : {}) },
+        className: str(cf(CF.class)),
+        address: str(nb.primary_ip4?.address),
+        switchPort: iface ? (interfacePeers(iface).find((p) => p.name)?.name ?? undefined) : undefined,
+        bmcType: str(cf(CF.bmcType)),
+        installDisk: str(cf(CF.installDisk)),
+        installDiskSerial: str(cf(CF.installDiskSerial)),
+        desiredAction: (DESIRED_ACTIONS as readonly string[]).includes(action ?? '') ? (action as DesiredAction) : undefined,
+        lastRun: str(cf(CF.lastRun)),
+        mac: (iface && interfacePrimaryMac(iface)?.toLowerCase()) || str(cf(CF.attestedMac)),
+        verdict: str(cf(CF.verdict)) as Verdict | undefined,
+        attested: at
+          ? {
+              at,
+              mac: str(cf(CF.attestedMac)) ?? '',
+              bootId: str(cf(CF.attestedBootId)) ?? '',
+              eks: attestedEks,
+              secureBoot: typeof sb === 'boolean' ? sb : null,
+              switchPort: str(cf(CF.attestedSwitchPort)) ?? null,
+            }
+          : undefined,
+      },
+      this.opts.classes ?? new Map(),
+    );
   }
 
   async bindingAuthorship(device: Device): Promise<Authorship> {

@@ -1,0 +1,232 @@
+/**
+ * The lab's loop for tests, joined through the doors its users use: `fleet serve` (with the
+ * reconciler) against a kube API holding the Templates, an inventory (the embedded nodes file, or
+ * NetBox), the operator's writes (`fleet inventory action`, or NetBox's custom field), and plays of
+ * what no real part can run here: Rufio completing a power-cycle Job, and Tinkerbell's worker
+ * taking a Workflow's actions in a booted machine and reporting their status.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import type { ActionName } from '../../images/tink-reprovision-tools/actions.js';
+import type { Device, DesiredAction, DeviceStatus } from '../../verifier/inventory/device.js';
+import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
+import { readNodesFile } from '../../verifier/inventory/embedded/nodes-file.js';
+import type { Inventory } from '../../verifier/inventory/inventory.js';
+import { NetBoxInventory } from '../../verifier/inventory/netbox/netbox-inventory.js';
+import { NetBoxClient } from '../../verifier/netbox/client.js';
+import { openDatabase, type Db } from '../../verifier/state/database.js';
+import { fleetCli } from '../fleet-cli.js';
+import { startFleetServe, type FleetServe } from '../fleet-serve.js';
+import { TERRAFORM } from '../inventory/netbox-fixture.js';
+import { classInputs } from '../install/talos-fixture.js';
+import { FakeKube } from '../kube/fake-kube.js';
+import { FakeNetBox } from '../netbox/fake-netbox.js';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
+import { DISK, DISK_SERIAL, Machine } from './machine.js';
+
+export type Backend = 'embedded' | 'netbox';
+const NS = 'tinkerbell';
+const HOST = 'node-1';
+
+export interface LabOptions {
+  backend: Backend;
+  /** A class of the rig's catalogue: worker, controlplane, or api-edge (a control plane by its definition). */
+  className?: 'worker' | 'controlplane' | 'api-edge';
+  /** bmc_type amt: a Rufio Machine, so fleetd power-cycles it. */
+  bmc?: boolean;
+  autoProvision?: boolean;
+}
+
+type Obj = { metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+export class Lab {
+  fleetd!: FleetServe;
+  private netbox: FakeNetBox | undefined;
+  private deviceId = 0;
+  private db: Db | undefined;
+  /** Reads what fleetd wrote, through the same backend. */
+  inventory!: Inventory;
+
+  private constructor(
+    readonly opts: LabOptions,
+    readonly dir: string,
+    readonly kube: FakeKube,
+    readonly machine: Machine,
+  ) {}
+
+  static async start(opts: LabOptions): Promise<Lab> {
+    const dir = await mkdtemp(join(tmpdir(), 'fleet-lab-'));
+    const kube = await FakeKube.start();
+    for (const file of ['provision.yaml', 'provision-image.yaml']) kube.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as never);
+    const lab = new Lab(opts, dir, kube, await Machine.create());
+    try {
+      await lab.serve();
+    } catch (err) {
+      await lab.stop();
+      throw err;
+    }
+    return lab;
+  }
+
+  private get declaration() {
+    return {
+      model: 'm720q',
+      serial: this.machine.serial,
+      class: this.opts.className ?? 'worker',
+      switch_port: 'Port 5',
+      address: '10.0.1.11/24',
+      ...(this.opts.bmc === false ? {} : { bmc_type: 'amt' }),
+      disk: DISK,
+      disk_serial: DISK_SERIAL,
+      approved_ek_rsa2048: this.machine.binding.rsa2048,
+      approved_ek_eccp256: this.machine.binding.eccp256,
+    };
+  }
+
+  private async serve(): Promise<void> {
+    const inputs = await classInputs(join(this.dir, 'talos'));
+    const state = join(this.dir, 'state');
+    const args = ['--state', state, '--listen', '127.0.0.1:0', '--kubeconfig', this.kube.kubeconfigPath, '--reconcile-interval', '1',
+      '--class-inputs', inputs.dir, '--config-url', 'https://fleetd.lab:8443/v1/config', '--seed-url', 'https://fleetd.lab:8443/v1/seed', '--syslog-listen', 'off'];
+    if (this.opts.autoProvision) args.push('--auto-provision');
+    const d = this.declaration;
+    if (this.opts.backend === 'embedded') {
+      const nodes = join(this.dir, 'nodes.yaml');
+      await writeFile(nodes, stringify({ ...RIG_CATALOGUE, nodes: { [HOST]: d } }));
+      args.push('--nodes', nodes);
+      this.fleetd = await startFleetServe(args);
+      this.db = openDatabase(state);
+      this.inventory = new EmbeddedInventory(nodes, this.db);
+      return;
+    }
+    const nb = (this.netbox = await FakeNetBox.start());
+    nb.addUser(TERRAFORM);
+    nb.addUser('owner');
+    this.deviceId = nb.addDevice({
+      name: HOST, serial: d.serial, status: 'planned', primaryIp4: d.address,
+      customFields: { class: d.class, install_disk: d.disk, install_disk_serial: d.disk_serial, ...(d.bmc_type ? { bmc_type: d.bmc_type } : {}) },
+    });
+    nb.cableToSwitchPort(nb.addInterface({ deviceId: this.deviceId, name: 'eno1' }), { switchName: 'usw-rack-1', port: d.switch_port });
+    nb.setCustomFieldAs(TERRAFORM, this.deviceId, { approved_ek_hash: d.approved_ek_rsa2048, approved_ek_hash_ecc: d.approved_ek_eccp256 }, 'terraform apply');
+    const token = join(this.dir, 'netbox-token');
+    await writeFile(token, nb.token, { mode: 0o600 });
+    const classes = join(this.dir, 'classes.yaml');
+    await writeFile(classes, stringify({ classes: RIG_CATALOGUE.classes }));
+    args.push('--netbox-url', nb.url, '--netbox-token-file', token, '--binding-author', TERRAFORM, '--classes', classes);
+    this.fleetd = await startFleetServe(args);
+    this.inventory = new NetBoxInventory(new NetBoxClient({ url: nb.url, token: nb.token, retries: 0 }), { classes: readNodesFile(stringify({ classes: RIG_CATALOGUE.classes })).file.classes });
+  }
+
+  async device(): Promise<Device> {
+    return (await this.inventory.deviceByName(HOST))!;
+  }
+
+  async journal(): Promise<string[]> {
+    return (await this.inventory.journalOf(await this.device())).map((j) => `${j.kind}: ${j.message}`);
+  }
+
+  /** The owner sets desired_action: `fleet inventory action`, or the custom field in NetBox's UI. */
+  async setDesiredAction(action: DesiredAction): Promise<void> {
+    if (this.netbox) return this.netbox.setCustomFieldAs('owner', this.deviceId, { desired_action: action });
+    const r = await fleetCli('inventory', 'action', HOST, action, '--nodes', join(this.dir, 'nodes.yaml'), '--state', join(this.dir, 'state'));
+    if (r.code !== 0) throw new Error(`fleet inventory action: ${r.stderr}`);
+  }
+
+  /** What Talos (the installed node) or a person sets through NetBox: the device's status. */
+  async status(): Promise<DeviceStatus> {
+    return (await this.device()).status;
+  }
+
+  /** The machine boots HookOS and its agent attests. Answers the console lines. */
+  async bootAndAttest(): Promise<string[]> {
+    await this.machine.boot();
+    return this.machine.attest(this.fleetd.url);
+  }
+
+  workflows(): Obj[] {
+    return this.kube.objects('tinkerbell.org', 'workflows', NS) as unknown as Obj[];
+  }
+
+  jobs(): Obj[] {
+    return this.kube.objects('bmc.tinkerbell.org', 'jobs', NS) as unknown as Obj[];
+  }
+
+  hardware(): Obj | undefined {
+    return (this.kube.objects('tinkerbell.org', 'hardware', NS) as unknown as Obj[]).find((h) => h.metadata.name === HOST);
+  }
+
+  /** Waits until `check` answers something truthy (fleetd's passes run every second), or fails saying what it waited for. */
+  async until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await check();
+      if (v) return v as NonNullable<T>;
+      if (Date.now() > deadline) {
+        const journal = await this.journal().catch((err: unknown) => [String(err)]);
+        throw new Error(`waited ${timeoutMs} ms for ${what}; the journal:\n${journal.join('\n')}\nfleetd said:\n${this.fleetd.lines.slice(-30).join('\n')}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** The unfinished Workflow fleetd created, once it exists. */
+  run(): Promise<Obj> {
+    return this.until('a Workflow', () => this.workflows().find((w) => !['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w.status?.state ?? ''))));
+  }
+
+  /** Rufio: the Job's tasks ran (power off, one-time PXE, power on), or failed with BMC's message. */
+  rufio(job: Obj, outcome: { failed?: string } = {}): void {
+    const conditions = outcome.failed ? [{ type: 'Failed', status: 'True', message: outcome.failed }] : [{ type: 'Completed', status: 'True' }];
+    this.kube.put({ apiVersion: 'bmc.tinkerbell.org/v1alpha1', kind: 'Job', ...job, status: { conditions, startTime: new Date().toISOString(), ...(outcome.failed ? {} : { completionTime: new Date().toISOString() }) } } as never);
+  }
+
+  /** Rufio's Machine status: the BMC's power state. */
+  power(state: 'on' | 'off'): void {
+    const m = (this.kube.objects('bmc.tinkerbell.org', 'machines', NS) as unknown as Obj[]).find((o) => o.metadata.name === HOST);
+    if (!m) throw new Error('no Machine');
+    this.kube.put({ apiVersion: 'bmc.tinkerbell.org/v1alpha1', kind: 'Machine', ...m, status: { powerState: state } } as never);
+  }
+
+  /**
+   * The environment one action of the Workflow's Template gets: its `environment:` with each
+   * `{{.key}}` taken from the Workflow's hardwareMap (the Templates use nothing else).
+   */
+  async actionEnv(wf: Obj, action: ActionName): Promise<Record<string, string>> {
+    const template = parse(await readFile(new URL(`../../images/templates/${String(wf.spec!.templateRef)}.yaml`, import.meta.url), 'utf8')) as { spec: { data: string } };
+    const data = parse(template.spec.data) as { tasks: Array<{ actions: Array<{ name: string; environment?: Record<string, string> }> }> };
+    const a = data.tasks[0]!.actions.find((x) => x.name === action);
+    if (!a) throw new Error(`${String(wf.spec!.templateRef)} has no action ${action}`);
+    const map = wf.spec!.hardwareMap as Record<string, string>;
+    return Object.fromEntries(Object.entries(a.environment ?? {}).map(([k, v]) => [k, v.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_m, key: string) => map[key] ?? '<no value>')]));
+  }
+
+  /** tink-agent in the booted machine: runs the action, then reports the Workflow's status as Tinkerbell writes it. */
+  async act(wf: Obj, action: ActionName, state: 'RUNNING' | 'SUCCESS' = 'RUNNING'): Promise<{ code: number; lines: string[] }> {
+    const r = await this.machine.run(action, await this.actionEnv(wf, action));
+    const now = new Date().toISOString();
+    const actionState = r.code === 0 ? 'SUCCESS' : 'FAILED';
+    this.report(wf, r.code === 0 ? state : 'FAILED', [{ name: action, state: actionState, executionStart: now, executionStop: now, message: r.code === 0 ? 'action completed' : 'action failed' }]);
+    return r;
+  }
+
+  /** Writes a Workflow's status in the current Tinkerbell's shape. */
+  report(wf: Obj, state: string, actions: Array<Record<string, unknown>>): void {
+    const fresh = this.workflows().find((w) => w.metadata.name === wf.metadata.name) ?? wf;
+    const done = ((fresh.status?.tasks as Array<{ actions: Array<Record<string, unknown>> }> | undefined)?.[0]?.actions ?? []).filter((a) => !actions.some((b) => b.name === a.name));
+    this.kube.put({
+      apiVersion: 'tinkerbell.org/v1alpha1', kind: 'Workflow', ...fresh,
+      status: { state, globalTimeout: 3600, currentState: { actionName: actions.at(-1)?.name, state }, tasks: [{ name: 'provision', actions: [...done, ...actions] }] },
+    } as never);
+  }
+
+  async stop(): Promise<void> {
+    await this.fleetd?.stop();
+    this.db?.close();
+    await this.netbox?.close();
+    await this.kube.close();
+    await this.machine.stop();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,162 @@
+import { get } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Lab, type Backend, type LabOptions } from './lab.js';
+
+/**
+ * Every run fleetd starts reaches a boot that holds its install code. Each path runs the lab's
+ * loop as one piece: `fleet serve` with its reconciler against the kube API, the agent (the CLI)
+ * on the machine's swtpm, the owner's desired_action, Rufio's power cycle, and the Template's
+ * actions in the booted machine, on both inventory backends.
+ */
+let lab: Lab | undefined;
+afterEach(async () => {
+  await lab?.stop();
+  lab = undefined;
+});
+
+async function start(opts: LabOptions): Promise<Lab> {
+  lab = await Lab.start(opts);
+  return lab;
+}
+
+function fetchConfig(url: string, code: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(`${url}/v1/config/${code}`, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    }).on('error', reject);
+  });
+}
+
+const PASSED_WITH_CODE = ['attest: PASSED', 'install code written'];
+
+/** The intake of a planned worker, through its install and its config's fetch: an active node. */
+async function installedWorker(l: Lab): Promise<{ code: string; run: string }> {
+  expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+  const wf = await l.run();
+  expect(await l.act(wf, 'wipe-disk')).toMatchObject({ code: 0 });
+  expect(await l.act(wf, 'install', 'SUCCESS')).toMatchObject({ code: 0 });
+  const code = (await l.machine.installCode())!;
+  expect(await fetchConfig(l.fleetd.url, code)).toBe(200);
+  await l.until('the device active', async () => (await l.status()) === 'active');
+  await l.until('the run seen to end', () => l.hardware()?.spec && !JSON.stringify(l.hardware()!.spec).includes('"allowPXE":true'));
+  return { code, run: wf.metadata.name };
+}
+
+/** A run's power cycle: its Job, as fleetd created it; Rufio runs it; the machine boots HookOS and attests. */
+async function powerCycled(l: Lab, run: string): Promise<string[]> {
+  const job = await l.until(`the power-cycle Job ${run}`, () => l.jobs().find((j) => j.metadata.name === run));
+  expect((job.spec as { tasks: unknown[] }).tasks).toEqual([{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }]);
+  l.rufio(job);
+  return l.bootAndAttest();
+}
+
+/** Its Workflow's wipe-disk, in the machine: it found a code and wiped the declared disk. */
+async function wipes(l: Lab, wf: Parameters<Lab['act']>[0]): Promise<void> {
+  const before = l.machine.diskHash();
+  const r = await l.act(wf, 'wipe-disk');
+  expect(r.lines.at(-1)).toMatch(/^wipe: wiped .* in boot /);
+  expect(r.code).toBe(0);
+  expect(l.machine.diskHash()).not.toBe(before);
+}
+
+describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold their codes (%s)', (backend) => {
+  it('1. the intake of a planned worker: its attestation gets the code and starts the run, with no power cycle', async () => {
+    const l = await start({ backend, autoProvision: true });
+    const lines = await l.bootAndAttest();
+    expect(lines).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    const wf = await l.run();
+    expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('hookos');
+    expect(await l.journal()).toContain(`info: node-1: started Workflow ${wf.metadata.name}, with the note that the machine attested from HookOS`);
+    await wipes(l, wf);
+    expect(l.jobs()).toEqual([]);
+  });
+
+  it('2. a control plane (by its class\'s definition) waits in HookOS; desired_action provision power-cycles it, and its next attestation gets the code', async () => {
+    const l = await start({ backend, className: 'api-edge', autoProvision: true });
+    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    expect(await l.machine.installCode()).toBeNull();
+    await l.setDesiredAction('provision');
+    const wf = await l.run();
+    expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('bmc');
+    expect(await powerCycled(l, wf.metadata.name)).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    await wipes(l, wf);
+  });
+
+  it('3. the reinstall of an active worker: a power cycle, a new code, a wipe', async () => {
+    const l = await start({ backend, autoProvision: true });
+    const first = await installedWorker(l);
+    await l.setDesiredAction('provision');
+    const wf = await l.until('a second run', () => l.workflows().find((w) => w.metadata.name !== first.run));
+    expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('bmc');
+    expect(await powerCycled(l, wf.metadata.name)).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    expect(await l.machine.installCode()).not.toBe(first.code);
+    expect(await l.status()).toBe('planned');
+    await wipes(l, wf);
+  });
+
+  it('4. a retirement: its boot gets a code, wipe-disk wipes, the Machine is off, the device offline', async () => {
+    const l = await start({ backend, autoProvision: true });
+    const first = await installedWorker(l);
+    await l.setDesiredAction('retire');
+    const wf = await l.until('the retirement', () => l.workflows().find((w) => w.metadata.name.startsWith('retire-')));
+    expect(await powerCycled(l, wf.metadata.name)).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    expect(await l.machine.installCode()).not.toBe(first.code);
+    expect(await l.status()).toBe('decommissioning');
+    await wipes(l, wf);
+    l.report(wf, 'SUCCESS', [{ name: 'reboot', state: 'SUCCESS', executionStart: new Date().toISOString(), executionStop: new Date().toISOString(), message: 'action completed' }]);
+    l.power('off');
+    await l.until('the device offline', async () => (await l.status()) === 'offline');
+    expect(await l.journal()).toContain(`success: node-1 is retired: Workflow ${wf.metadata.name} wiped its disk, and its BMC reports it off`);
+  });
+
+  it('5. a device without a BMC: the journal says once to power it on by hand, and that boot gets the code', async () => {
+    const l = await start({ backend, className: 'controlplane', bmc: false });
+    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    await l.setDesiredAction('provision');
+    const wf = await l.run();
+    expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('manual');
+    const line = `info: node-1: started Workflow ${wf.metadata.name}; it has no BMC fleetd drives: power it on by hand so that it netboots`;
+    await l.until('the journal line', async () => (await l.journal()).includes(line));
+    expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    await wipes(l, wf);
+    expect((await l.journal()).filter((j) => j === line)).toHaveLength(1);
+    expect(l.jobs()).toEqual([]);
+  });
+
+  it('6. a power loss mid-run: the new boot gets a new code, the old one is void, and install refuses by boot id', async () => {
+    const l = await start({ backend, autoProvision: true });
+    expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    const first = (await l.machine.installCode())!;
+    const wf = await l.run();
+    await wipes(l, wf);
+    // The power fails during install; Tinkerbell resumes the run at install in the next HookOS boot.
+    expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    const second = (await l.machine.installCode())!;
+    expect(second).not.toBe(first);
+    expect(await fetchConfig(l.fleetd.url, first)).toBe(404);
+    const disk = l.machine.diskHash();
+    const install = await l.act(wf, 'install');
+    expect(install.lines.at(-1)).toBe('install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision');
+    expect(l.machine.diskHash()).toBe(disk);
+    expect(l.workflows()).toHaveLength(1);
+  });
+
+  it('7. the agent restarted in the same boot: a new code, the old one void, and the repeated install finds the disk not empty', async () => {
+    const l = await start({ backend, autoProvision: true });
+    expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    const first = (await l.machine.installCode())!;
+    const wf = await l.run();
+    await wipes(l, wf);
+    expect(await l.act(wf, 'install')).toMatchObject({ code: 0 });
+    expect(await l.machine.attest(l.fleetd.url)).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    const second = (await l.machine.installCode())!;
+    expect(second).not.toBe(first);
+    expect(await fetchConfig(l.fleetd.url, first)).toBe(404);
+    const again = await l.act(wf, 'install');
+    expect(again.lines).toContain(`install: failed to perform disk operations: disk ${l.machine.disk} is not empty, skipping install, detected "gpt"`);
+    expect(again.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
+    expect(l.workflows()).toHaveLength(1);
+    expect(l.jobs()).toEqual([]);
+  });
+});
