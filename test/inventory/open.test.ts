@@ -7,6 +7,7 @@ import { NetBoxInventory } from '../../verifier/inventory/netbox/netbox-inventor
 import { openInventory } from '../../verifier/inventory/open.js';
 import { openDatabase } from '../../verifier/state/database.js';
 import { FakeNetBox } from '../netbox/fake-netbox.js';
+import { fleetCli } from '../fleet-cli.js';
 import { nodesYaml } from './nodes-yaml.js';
 
 let dir: string;
@@ -40,5 +41,21 @@ describe('fleet serve\'s inventory options', () => {
     await expect(openInventory({ nodes: 'x', 'netbox-url': fake.url }, db)).rejects.toThrow(/not both/);
     await expect(openInventory({}, db)).rejects.toThrow(/name an inventory/);
     db.close();
+  });
+
+  it('--node-network lets a lab-style nodes file write an address without its prefix (fleet serve and fleet inventory)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'open-'));
+    const nodes = join(dir, 'nodes.yaml');
+    await writeFile(nodes, nodesYaml([{ hostname: 'node-1', serial: 'SN1', className: 'worker', address: '10.40.0.21' }]));
+    const db = openDatabase(join(dir, 'state'));
+    await expect(openInventory({ nodes }, db)).rejects.toThrow(
+      'address 10.40.0.21 has no prefix length: write it as 10.40.0.21/<prefix>, or name the node network (node_network: in the file, or fleet serve --node-network CIDR)',
+    );
+    const inv = await openInventory({ nodes, 'node-network': '10.40.0.0/24' }, db);
+    expect((await inv.deviceByName('node-1'))?.address).toBe('10.40.0.21/24');
+    db.close();
+    const shown = await fleetCli('inventory', 'show', 'node-1', '--nodes', nodes, '--state', join(dir, 'state'), '--node-network', '10.40.0.0/24');
+    expect(shown.code).toBe(0);
+    expect((JSON.parse(shown.stdout) as { device: { address: string } }).device.address).toBe('10.40.0.21/24');
   });
 });

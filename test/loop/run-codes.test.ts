@@ -159,4 +159,35 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     expect(l.workflows()).toHaveLength(1);
     expect(l.jobs()).toEqual([]);
   });
+
+  it('8. a run that could not install never starts: fleetd without --config-url journals why, creates no Workflow and wipes nothing', async () => {
+    const l = await start({ backend, className: 'api-edge', configUrl: false });
+    const disk = l.machine.diskHash();
+    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    await l.setDesiredAction('provision');
+    const line = 'warning: node-1 lacks a config URL (fleet serve --config-url: install would have nothing to fetch); the run waits for a config URL';
+    await l.until('the journal line', async () => (await l.journal()).includes(line));
+    // A few more passes: still no run, the line still once, desired_action still set.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(l.workflows()).toEqual([]);
+    expect(l.jobs()).toEqual([]);
+    expect((await l.journal()).filter((j) => j === line)).toHaveLength(1);
+    expect((await l.device()).desiredAction).toBe('provision');
+    expect(l.machine.diskHash()).toBe(disk);
+  });
+
+  it('9. Rufio cannot power the machine: the journal says so once, with Rufio\'s message and the runbook\'s action', async () => {
+    const l = await start({ backend, className: 'controlplane' });
+    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    await l.setDesiredAction('provision');
+    const wf = await l.run();
+    const job = await l.until('the power-cycle Job', () => l.jobs().find((j) => j.metadata.name === wf.metadata.name));
+    l.rufio(job, { failed: 'failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host' });
+    const line = `warning: node-1: Rufio's Job ${wf.metadata.name} failed to power the machine (failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host): AMT does not answer at 10.0.1.11. Set AMT's address, or power the machine on by hand`;
+    await l.until('the journal line', async () => (await l.journal()).includes(line));
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await l.journal()).filter((j) => j === line)).toHaveLength(1);
+    // Powered on by hand: that boot gets the run's code.
+    expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+  });
 });
