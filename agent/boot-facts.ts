@@ -5,6 +5,7 @@ import { readCaptureFile } from '../shared/lldp/capture.js';
 /** Where Linux exposes what the agent reports; tests and the demo point these elsewhere. */
 export const DEFAULT_PATHS = {
   serial: '/sys/class/dmi/id/product_serial',
+  uuid: '/sys/class/dmi/id/product_uuid',
   bootId: '/proc/sys/kernel/random/boot_id',
   eventLog: '/sys/kernel/security/tpm0/binary_bios_measurements',
   net: '/sys/class/net',
@@ -20,6 +21,12 @@ async function readTrimmed(path: string, what: string): Promise<string> {
 
 export function readSerial(path = DEFAULT_PATHS.serial): Promise<string> {
   return readTrimmed(path, 'the SMBIOS serial');
+}
+
+/** The SMBIOS system UUID, lowercase; null when the firmware gives none (or an all-zero or malformed one). */
+export async function readSystemUuid(path = DEFAULT_PATHS.uuid): Promise<string | null> {
+  const uuid = (await readFile(path, 'utf8').catch(() => '')).trim().toLowerCase();
+  return /^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/.test(uuid) && !/^[0-]+$/.test(uuid) ? uuid : null;
 }
 
 export function readBootId(path = DEFAULT_PATHS.bootId): Promise<string> {

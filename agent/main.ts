@@ -4,7 +4,7 @@ import { FleetError } from '../shared/errors.js';
 import { Tpm } from '../shared/tpm/client.js';
 import { openTransport } from '../shared/tpm/transport.js';
 import { runAttestation } from './attest/run.js';
-import { DEFAULT_PATHS, readBootId, readEventLog, readLldpFrame, readNicMac, readSerial } from './boot-facts.js';
+import { DEFAULT_PATHS, readBootId, readEventLog, readLldpFrame, readNicMac, readSerial, readSystemUuid } from './boot-facts.js';
 import { INSTALL_CODE_PATH } from './install-code.js';
 
 export const USAGE = `usage: fleet agent --url URL [options]
@@ -13,6 +13,7 @@ export const USAGE = `usage: fleet agent --url URL [options]
   --tpm SPEC           /dev/tpmrm0 (default), unix:/path/swtpm.sock or tcp:host:port
   --mac MAC | --nic N  the boot NIC's MAC, or the NIC to read it from
   --serial S           the SMBIOS serial (default: ${DEFAULT_PATHS.serial})
+  --uuid-file FILE     the SMBIOS system UUID (default: ${DEFAULT_PATHS.uuid}; none there: none reported)
   --event-log FILE     the TCG event log (default: ${DEFAULT_PATHS.eventLog})
   --boot-id-file FILE  (default: ${DEFAULT_PATHS.bootId})
   --install-code FILE  where the code goes (default: ${INSTALL_CODE_PATH})
@@ -31,6 +32,7 @@ export async function main(args: string[], say: (line: string) => void = (l) => 
       mac: { type: 'string' },
       nic: { type: 'string' },
       serial: { type: 'string' },
+      'uuid-file': { type: 'string', default: DEFAULT_PATHS.uuid },
       'event-log': { type: 'string', default: DEFAULT_PATHS.eventLog },
       'boot-id-file': { type: 'string', default: DEFAULT_PATHS.bootId },
       'install-code': { type: 'string', default: INSTALL_CODE_PATH },
@@ -53,6 +55,7 @@ export async function main(args: string[], say: (line: string) => void = (l) => 
 
   const boot = {
     serial: o.serial ?? (await readSerial()),
+    uuid: await readSystemUuid(o['uuid-file']),
     mac,
     bootId: await readBootId(o['boot-id-file']),
     eventLog: await readEventLog(o['event-log']),

@@ -71,7 +71,7 @@ export const suite: Suite = {
       const service = new AttestationService({ inventory, store: local, audit: () => undefined, installs, metrics });
       const app = buildServer({ service });
       const url = await listen(app, { host: '127.0.0.1', port: 0 }, false);
-      const boot = { serial: 'BENCH-1', mac: '52:54:00:00:00:01', bootId: '00000000-0000-4000-8000-000000000001', eventLog, lldp: null };
+      const boot = { serial: 'BENCH-1', mac: '52:54:00:00:00:01', bootId: '00000000-0000-4000-8000-000000000001', uuid: null, eventLog, lldp: null };
 
       // The whole attestation: both EKs, a new AK, two HTTP round trips, two activations, a quote, the checks.
       const oursMs: number[] = [];

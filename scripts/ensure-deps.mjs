@@ -26,6 +26,11 @@ const DEBIAN = {
   // the syslog receiver's tests: real logger and busybox syslogd output
   logger: 'bsdutils',
   busybox: 'busybox',
+  // the seeds' tests: cloud-init's own reader of a NoCloud seed, and the first-boot fetch's tools
+  'cloud-init': 'cloud-init',
+  jq: 'jq',
+  curl: 'curl',
+  dash: 'dash',
 };
 
 // The QEMU end-to-end tests (test/e2e, with --e2e): optional, since they skip themselves without

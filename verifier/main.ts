@@ -6,7 +6,7 @@ import { AttestationService } from './attest/service.js';
 import { SessionStore } from './attest/session-store.js';
 import { createAudit } from './audit.js';
 import { parseListenAddress } from './http/listen-address.js';
-import { buildServer, listen } from './http/server.js';
+import { buildServer, DOC_PATHS, listen } from './http/server.js';
 import { INVENTORY_OPTIONS, INVENTORY_USAGE, openInventory } from './inventory/open.js';
 import { openDatabase } from './state/database.js';
 import { LocalStore } from './state/local-store.js';
@@ -38,8 +38,11 @@ ${INVENTORY_USAGE}
   --reconcile-interval SEC  between passes (default 30); an attestation that asks for a run starts one at once
   --hookos-wait SEC   how long a machine that attested with an intake's code still waits in HookOS, so
                       that its run starts there with no power cycle (default 600)
-  --seed-url URL      where a disk-image node fetches its seed (given to provision-image runs)
+  --base-url URL      fleetd's URL as the nodes reach it (the kernel command line's fleet_attest_url);
+                      default: the URL it listens on, unless that is a wildcard address
+  --seed-url URL      where a disk-image node fetches its seed: <URL>/<code> (default <base-url>/v1/seed)
   --config-url URL    where an installed Talos node fetches its config: talos.config=<URL>/<code>
+                      (default <base-url>/v1/config); without either, no run starts (the journal says so)
   --class-inputs DIR  each class's Talos inputs (fleet render-class-inputs): needed to install Talos
   --target-kubeconfig FILE  the cluster nodes join: each node gets its own bootstrap token there
   --config-ttl SEC    FLEET_CONFIG_TTL: how long a rendered config waits for its node (default 3600)
@@ -62,6 +65,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
       namespace: { type: 'string', default: 'tinkerbell' },
       'reconcile-interval': { type: 'string', default: '30' },
       'hookos-wait': { type: 'string', default: '600' },
+      'base-url': { type: 'string' },
       'seed-url': { type: 'string' },
       'config-url': { type: 'string' },
       'class-inputs': { type: 'string' },
@@ -95,7 +99,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
     ...(o['target-kubeconfig'] ? { target: TargetClusterClient.fromFile(o['target-kubeconfig']) } : {}),
   });
   const kube = o.kubeconfig ? KubeClient.fromFile(o.kubeconfig, o.namespace ?? 'tinkerbell') : undefined;
-  const controller = kube ? startReconciler(o, kube, inventory, store, installs, audit, metrics) : undefined;
+  let controller: Controller | undefined;
   const service = new AttestationService({
     inventory,
     store,
@@ -105,12 +109,15 @@ export async function serve(args: string[], onListening: (url: string) => void =
     ...(kube ? { runs: new KubeRuns(kube) } : {}),
     sessions: new SessionStore(ttl * 1000),
     autoProvision: o['auto-provision'],
-    ...(controller ? { onRunWanted: () => void controller.trigger() } : {}),
+    onRunWanted: () => void controller?.trigger(),
   });
   const files = o.cert && o.key ? { certPath: o.cert, keyPath: o.key } : undefined;
   const tls = files ? loadTls(files) : undefined;
   const app = buildServer({ service, installs, metrics, ...(tls ? { tls } : {}), logger: { level: logLevel() } });
   const url = await listen(app, parseListenAddress(o.listen), !!tls);
+  const urls = documentUrls(o, url);
+  // After listen: the URLs a run carries may default to where fleetd listens.
+  if (kube) controller = startReconciler(o, urls, kube, inventory, store, installs, audit, metrics);
   // A receiver that cannot start stops fleetd, and an open HTTP server would keep it alive.
   const syslog = await startSyslog(o, metrics, audit).catch(async (err: unknown) => {
     await app.close();
@@ -149,8 +156,18 @@ function seconds(v: string | undefined, name: string): number {
 }
 
 /** The reconciler, on its interval, writing only while this fleetd holds the Lease. */
+/** Where a run's node fetches its config or seed: as given, or under fleetd's own base URL. */
+function documentUrls(o: { 'base-url'?: string | undefined; 'config-url'?: string | undefined; 'seed-url'?: string | undefined }, listening: string): { configUrl?: string; seedUrl?: string } {
+  const host = new URL(listening).hostname;
+  const base = (o['base-url'] ?? (host === '0.0.0.0' || host === '[::]' ? undefined : listening))?.replace(/\/+$/, '');
+  const configUrl = o['config-url'] ?? (base && `${base}${DOC_PATHS.config}`);
+  const seedUrl = o['seed-url'] ?? (base && `${base}${DOC_PATHS.seed}`);
+  return { ...(configUrl ? { configUrl } : {}), ...(seedUrl ? { seedUrl } : {}) };
+}
+
 function startReconciler(
-  o: { 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined; 'seed-url'?: string | undefined; 'config-url'?: string | undefined },
+  o: { 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined },
+  urls: { configUrl?: string; seedUrl?: string },
   kube: KubeClient,
   inventory: Inventory,
   store: LocalStore,
@@ -163,8 +180,7 @@ function startReconciler(
     hookosWaitS: seconds(o['hookos-wait'], 'hookos-wait'),
     defaultGlobalTimeoutS: 3600,
     corroborationS: 600,
-    ...(o['seed-url'] ? { seedUrl: o['seed-url'] } : {}),
-    ...(o['config-url'] ? { configUrl: o['config-url'] } : {}),
+    ...urls,
   });
   const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`);
   const controller = new Controller(reconciler, { intervalMs: seconds(o['reconcile-interval'], 'reconcile-interval') * 1000, lease, log: (l) => audit(String(l.event), l) });

@@ -11,6 +11,8 @@ export interface BootFacts {
   serial: string;
   mac: string;
   bootId: string;
+  /** The SMBIOS system UUID, or null when the firmware gives none. */
+  uuid: string | null;
   /** binary_bios_measurements, or null when the machine has none. */
   eventLog: Uint8Array | null;
   /** The switch's LLDP frame, or null when none arrived. */
@@ -45,6 +47,7 @@ export function buildReport(session: string, boot: BootFacts): Report {
     lldp: boot.lldp ? toHex(boot.lldp) : null,
     eventLogSha256: boot.eventLog ? createHash('sha256').update(boot.eventLog).digest('hex') : null,
     bootId: boot.bootId,
+    uuid: boot.uuid,
   };
 }
 

@@ -8,7 +8,7 @@ import { runAttestation, type AttestOutcome } from '../attest/run.js';
 import { parseCmdline } from '../boot/cmdline.js';
 import { pickBootNic } from '../boot/nic.js';
 import { ensureSecurityfs, SECURITYFS } from '../boot/securityfs.js';
-import { DEFAULT_PATHS, readBootId, readEventLog, readSerial } from '../boot-facts.js';
+import { DEFAULT_PATHS, readBootId, readEventLog, readSerial, readSystemUuid } from '../boot-facts.js';
 import { setClock } from '../clock/set-clock.js';
 import { INSTALL_CODE_PATH, removeInstallCode } from '../install-code.js';
 import type { LldpCaptureResult } from '../lldp/capture.js';
@@ -104,8 +104,9 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
 
   let tpm: Tpm | undefined;
   try {
-    const [serial, bootId, eventLog] = await Promise.all([
+    const [serial, uuid, bootId, eventLog] = await Promise.all([
       readSerial(at(DEFAULT_PATHS.serial)),
+      readSystemUuid(at(DEFAULT_PATHS.uuid)),
       readBootId(at(DEFAULT_PATHS.bootId)),
       readEventLog(at(DEFAULT_PATHS.eventLog)),
     ]);
@@ -122,7 +123,7 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
     return await runAttestation({
       tpm,
       client: { baseUrl: params.attestUrl.href.replace(/\/$/, ''), ready: clock },
-      boot: { serial, mac: nic.mac, bootId, eventLog, lldp },
+      boot: { serial, uuid, mac: nic.mac, bootId, eventLog, lldp },
       installCodePath: at(INSTALL_CODE_PATH),
       say,
       tries: env.tries,

@@ -71,6 +71,8 @@ export const Report = Type.Object(
     eventLogSha256: Type.Union([Hex(32), Type.Null()]),
     /** The kernel's boot id (/proc/sys/kernel/random/boot_id). */
     bootId: Type.String({ pattern: '^[0-9a-f-]{36}$' }),
+    /** The SMBIOS system UUID (lowercase), or null when the firmware gives none; a disk-image node's seed names it. */
+    uuid: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' }), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A loopback HTTP server for images and seeds: GET and HEAD of the paths it holds, 404 for others.
- * `noHead` answers HEAD with 405, as some object stores do; `redirects` sends a path elsewhere (302).
+ * `noHead` answers HEAD with 405, as some object stores do; `redirects` sends a path elsewhere (302);
+ * `statuses` answers a path with that status and no body (a 500 of a server that is up but broken).
  */
 export class Files {
   readonly served = new Map<string, Buffer>();
   readonly redirects = new Map<string, string>();
+  readonly statuses = new Map<string, number>();
   readonly requests: Array<{ method: string; path: string }> = [];
   noHead = false;
   private server: Server | undefined;
@@ -19,6 +21,8 @@ export class Files {
       this.requests.push({ method: req.method ?? '', path });
       const to = this.redirects.get(path);
       if (to) return void res.writeHead(302, { location: to }).end();
+      const status = this.statuses.get(path);
+      if (status) return void res.writeHead(status).end();
       const body = this.served.get(path);
       if (req.method === 'HEAD' && this.noHead) return void res.writeHead(405).end();
       if (!body) return void res.writeHead(404).end();

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
+import { imageToDisk, SEED_SPENT } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { usedDisk } from './disk-images.js';
 import { setProductUuid } from './fake-sysfs.js';
@@ -77,6 +77,10 @@ const env = (os: string, path: string, more: Record<string, string> = {}) => ({
   ...more,
 });
 
+/** The paths the server was asked to GET since request `from`. */
+const getsSince = (from: number) => files.requests.slice(from).filter((q) => q.method === 'GET').map((q) => q.path);
+const seedPath = () => `/seed/${rig.code}`;
+
 async function diskBytes(from: number, to: number): Promise<Buffer> {
   const fh = await open(disk, 'r');
   try {
@@ -117,8 +121,11 @@ describe('image-to-disk writes a checked image and its seed', () => {
   it('cloud-init-nocloud: the seed fetched with the install code, in var/lib/cloud/seed/nocloud on the ext4 root; twice', async () => {
     await wipedInNewBoot();
     for (let run = 0; run < 2; run++) {
+      const from = files.requests.length;
       const r = await rig.perform('image-to-disk', imageToDisk, env('cloud-init-nocloud', '/image.raw.zst'));
       expect(r.code, r.lines.join('\n')).toBe(0);
+      // The seed once, after the image (fleetd serves it once: a refused image must not spend it).
+      expect(getsSince(from)).toEqual(['/image.raw.zst', seedPath()]);
       expect(r.lines.at(-1)).toBe('image-to-disk: put the seed (meta-data, user-data) in /var/lib/cloud/seed/nocloud on the root partition (partition 2)');
       const root = `${disk}?offset=${ESP_END}`;
       const cat = (f: string) => execFileSync('debugfs', ['-R', `cat /var/lib/cloud/seed/nocloud/${f}`, root], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -152,6 +159,35 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     await new Promise((ok) => setTimeout(ok, 200));
     expect(execFileSync('ps', ['--ppid', String(process.pid), '-o', 'comm='], { encoding: 'utf8' })).not.toMatch(/zstd/);
   });
+
+  it('cloud-init-nocloud: a write that fails after the seed was fetched says the seed is spent, and what to do', async () => {
+    files.served.set('/big.raw.zst', execFileSync('zstd', ['-c', '-q'], { input: Buffer.alloc(80 * MIB), maxBuffer: 64 * MIB }));
+    const from = files.requests.length;
+    const r = await rig.perform('image-to-disk', imageToDisk, env('cloud-init-nocloud', '/big.raw.zst'));
+    expect(r.code).toBe(1);
+    expect(r.lines.slice(-2)).toEqual([`image-to-disk: failed: the image is larger than ${disk} (${64 * MIB} bytes)`, `image-to-disk: ${SEED_SPENT}`]);
+    expect(getsSince(from)).toEqual(['/big.raw.zst', seedPath()]);
+  });
+
+  it('cloud-init-nocloud: an image with two root partitions, found once it is written: the seed is spent', async () => {
+    const two = join(rig.dir, 'two-roots.raw');
+    await writeFile(two, raw);
+    execFileSync('sgdisk', ['-t', '1:8304', two], { stdio: 'ignore' });
+    files.served.set('/two-roots.raw', await readFile(two));
+    const from = files.requests.length;
+    const r = await rig.perform('image-to-disk', imageToDisk, env('cloud-init-nocloud', '/two-roots.raw'));
+    expect(r.code).toBe(1);
+    expect(r.lines.at(-3)).toMatch(/^image-to-disk: wrote \d+ bytes to /);
+    expect(r.lines.slice(-2)).toEqual(['image-to-disk: failed: the image has 2 root partitions, not one', `image-to-disk: ${SEED_SPENT}`]);
+    expect(getsSince(from)).toEqual(['/two-roots.raw', seedPath()]);
+  });
+
+  it('nixos-image: the same failure spends no seed (its first boot fetches it), so no such line', async () => {
+    const r = await rig.perform('image-to-disk', imageToDisk, env('nixos-image', '/big.raw.zst'));
+    expect(r.code).toBe(1);
+    expect(r.lines.at(-1)).toBe(`image-to-disk: failed: the image is larger than ${disk} (${64 * MIB} bytes)`);
+    expect(r.lines.join('\n')).not.toContain('fleetd serves');
+  });
 });
 
 describe('image-to-disk refuses before its first write', () => {
@@ -178,6 +214,17 @@ describe('image-to-disk refuses before its first write', () => {
     files.served.set('/huge.raw', Buffer.alloc(65 * MIB));
     await refused(env('nixos-image', '/huge.raw'), `image-to-disk: the image (${65 * MIB} bytes) is larger than ${disk} (${64 * MIB} bytes); nothing written`);
     files.served.delete('/huge.raw');
+  });
+
+  it('cloud-init-nocloud: an image whose sha256 is wrong, or that is larger than the disk, leaves the seed unfetched', async () => {
+    const from = files.requests.length;
+    const wrong = 'ab'.repeat(32);
+    await refused(env('cloud-init-nocloud', '/image.raw', { IMAGE_SHA256: wrong }), `image-to-disk: the image's sha256 is ${sha(raw)}, not IMAGE_SHA256 ${wrong}; nothing written`);
+    files.served.set('/huge.raw', Buffer.alloc(65 * MIB));
+    await refused(env('cloud-init-nocloud', '/huge.raw'), `image-to-disk: the image (${65 * MIB} bytes) is larger than ${disk} (${64 * MIB} bytes); nothing written`);
+    files.served.delete('/huge.raw');
+    expect(getsSince(from)).toEqual(['/image.raw', '/huge.raw']);
+    expect(files.requests.slice(from).map((q) => q.path)).not.toContain(seedPath());
   });
 
   it('a NoCloud seed that does not answer, or holds a link', async () => {

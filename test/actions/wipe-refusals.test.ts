@@ -18,7 +18,6 @@ import { Rig } from './rig.js';
  */
 const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
 const CONFIG_URL = 'https://fleet.example:8443/v1/config';
-const SEED_URL = 'https://fleet.example:8443/v1/seed';
 let rig: Rig;
 let files: Files;
 const disks = new Map<string, string>();
@@ -58,6 +57,9 @@ const env = (installDisk: string, more: Record<string, string> = {}) => ({
   ...more,
 });
 
+/** The seed service's URL as the Template gives it (no code): the test server answers 404 there. */
+const seedUrl = () => files.url('/v1/seed');
+
 /** wipe-disk's environment in the provision-image Template, for a disk-image provision. */
 const imageEnv = (installDisk: string, imageUrl: string, more: Record<string, string> = {}) => ({
   WIPE: 'true',
@@ -67,7 +69,7 @@ const imageEnv = (installDisk: string, imageUrl: string, more: Record<string, st
   OS: 'nixos-image',
   IMAGE_URL: imageUrl,
   IMAGE_SHA256: 'ab'.repeat(32),
-  SEED_URL,
+  SEED_URL: seedUrl(),
   ...more,
 });
 
@@ -162,6 +164,23 @@ describe('wipe-disk refuses, touching nothing', () => {
     await gone.stop();
     await refused(e(gone.url('/nixos.raw.zst')), [found, `wipe: the image ${gone.url('/nixos.raw.zst')} cannot be fetched (ECONNREFUSED); nothing wiped`]);
   });
+
+  it('when the seed service of a provision-image run does not answer, or answers 5xx; never asking for the seed itself', async () => {
+    files.served.set('/nixos.raw', Buffer.from('image'));
+    // The seed under this boot's code: a GET would spend it (fleetd serves it once).
+    files.served.set(`/v1/seed/${rig.code}`, Buffer.from('seed'));
+    const found = `wipe: ${nvme} reports the serial S4EVNF0M123456`;
+    const answers = `wipe: the image ${files.url('/nixos.raw')} answers`;
+    const gone = await new Files().start();
+    await gone.stop();
+    const down = gone.url('/v1/seed');
+    await refused(imageEnv(nvme, files.url('/nixos.raw'), { SEED_URL: down }), [found, answers, `wipe: the seed service ${down} does not answer (ECONNREFUSED); nothing wiped`]);
+    for (const status of [500, 503]) {
+      files.statuses.set('/v1/seed', status);
+      await refused(imageEnv(nvme, files.url('/nixos.raw')), [found, answers, `wipe: the seed service ${seedUrl()} does not answer (HTTP ${status}); nothing wiped`]);
+    }
+    expect(files.requests.filter((q) => q.path.startsWith('/v1/seed')).map((q) => `${q.method} ${q.path}`)).toEqual(['HEAD /v1/seed', 'HEAD /v1/seed']);
+  });
 });
 
 /**
@@ -237,8 +256,35 @@ describe('wipe-disk without work', () => {
     files.noHead = true;
     const r = await rig.perform('wipe-disk', wipeDisk, imageEnv(nvme, files.url('/nixos.raw')));
     expect(r.lines).toContain(`wipe: the image ${files.url('/nixos.raw')} answers`);
-    expect(files.requests.map((q) => q.method)).toEqual(['HEAD', 'GET']);
+    expect(files.requests.filter((q) => q.path === '/nixos.raw').map((q) => q.method)).toEqual(['HEAD', 'GET']);
     expect(r.code).toBe(0);
+    expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
+  });
+
+  it.each(['nixos-image', 'alpine-image', 'cloud-init-nocloud'])('%s: counts the seed service\'s 404 for its bare URL as an answer, asks it nothing under the code, and then wipes', async (os) => {
+    const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
+    await rig.attest();
+    files.served.set('/nixos.raw', Buffer.from('image'));
+    files.served.set(`/v1/seed/${rig.code}`, Buffer.from('seed'));
+    const r = await rig.perform('wipe-disk', wipeDisk, imageEnv(nvme, files.url('/nixos.raw'), { OS: os }));
+    expect(r.code, r.lines.join('\n')).toBe(0);
+    expect(r.lines.slice(0, 3)).toEqual([
+      `wipe: ${nvme} reports the serial S4EVNF0M123456`,
+      `wipe: the image ${files.url('/nixos.raw')} answers`,
+      `wipe: the seed service ${seedUrl()} answers`,
+    ]);
+    expect(files.requests).toEqual([{ method: 'HEAD', path: '/nixos.raw' }, { method: 'HEAD', path: '/v1/seed' }]);
+    expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
+  });
+
+  it('asks no seed service for a Talos provision, whatever SEED_URL says', async () => {
+    const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
+    await rig.attest();
+    const gone = await new Files().start();
+    await gone.stop();
+    const r = await rig.perform('wipe-disk', wipeDisk, env(nvme, { SEED_URL: gone.url('/v1/seed') }));
+    expect(r.code, r.lines.join('\n')).toBe(0);
+    expect(r.lines.join('\n')).not.toContain('seed');
     expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
   });
 });

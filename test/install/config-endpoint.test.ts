@@ -1,107 +1,17 @@
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { get } from 'node:https';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parse, stringify } from 'yaml';
-import { AttestationService } from '../../verifier/attest/service.js';
-import { buildServer, listen } from '../../verifier/http/server.js';
-import { ConfigStore } from '../../verifier/install/config-store.js';
+import { parse } from 'yaml';
 import { validateTalosConfig } from '../../verifier/install/talos-config.js';
-import type { Device } from '../../verifier/inventory/device.js';
-import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
-import type { Inventory } from '../../verifier/inventory/inventory.js';
-import { openDatabase, type Db } from '../../verifier/state/database.js';
-import { LocalStore } from '../../verifier/state/local-store.js';
-import { RIG_CATALOGUE } from '../swtpm/rig.js';
-import { testInstalls, type TestInstalls } from './talos-fixture.js';
+import { device, fetch, issue, journal, metric, RUN, run, settle, start, type Env } from './endpoint-env.js';
+import { testInstalls } from './talos-fixture.js';
 
-/**
- * The config endpoint through real HTTPS on loopback: each runbook row about fetching a config.
- * Codes are issued with Installs.issue, as an admitted attestation does (tests/swtpm cover that path).
- */
-interface Env {
-  dir: string;
-  db: Db;
-  inventory: EmbeddedInventory;
-  store: LocalStore;
-  t: TestInstalls;
-  url: string;
-  ca: string;
-  port: number;
-  audits: Array<Record<string, unknown>>;
-  clock: { now: number };
-  close(): Promise<void>;
-}
+/** The config endpoint: each runbook row about fetching a Talos config. */
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-async function start(opts: { failInventory?: () => boolean; failRelease?: boolean; className?: string; ackDeadlineMs?: number } = {}): Promise<Env> {
-  const dir = await mkdtemp(join(tmpdir(), 'fleet-config-'));
-  const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore', cwd: dir });
-  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'tls.key', '-out', 'tls.crt', '-days', '1', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:127.0.0.1');
-  await writeFile(join(dir, 'nodes.yaml'), stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': { model: 'm720q', serial: 'SN1', class: opts.className ?? 'worker', address: '10.0.1.11/24', disk: '/dev/nvme0n1', disk_serial: 'S1', switch_port: 'Port 5' } } }));
-  const db = openDatabase(join(dir, 'state'));
-  const embedded = new EmbeddedInventory(join(dir, 'nodes.yaml'), db);
-  // The inventory as NetBox would behave: answering, or not.
-  const down = new Error('connect ECONNREFUSED capsule:443');
-  const inventory: Inventory = new Proxy(embedded, {
-    get: (target, prop, recv) =>
-      (prop === 'deviceByName' && opts.failInventory?.()) || (prop === 'setStatus' && opts.failRelease) ? async () => Promise.reject(down) : Reflect.get(target, prop, recv),
-  });
-  const store = new LocalStore(db);
-  const audits: Array<Record<string, unknown>> = [];
-  const audit = (event: string, fields: Record<string, unknown>) => audits.push({ audit: event, ...fields });
-  const clock = { now: Date.now() };
-  const t = await testInstalls(dir, inventory, store, audit, { configs: new ConfigStore(() => clock.now), now: () => new Date(clock.now), ackDeadlineMs: opts.ackDeadlineMs ?? 2000 });
-  const service = new AttestationService({ inventory, store, audit, installs: t.installs, metrics: t.metrics });
-  const app = buildServer({ service, installs: t.installs, metrics: t.metrics, tls: { cert: await readFile(join(dir, 'tls.crt')), key: await readFile(join(dir, 'tls.key')) } });
-  const url = await listen(app, { host: '127.0.0.1', port: 0 }, true);
-  return {
-    dir, db, inventory: embedded, store, t, url, audits, clock, ca: join(dir, 'tls.crt'), port: Number(new URL(url).port),
-    async close() {
-      await app.close();
-      db.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** The run the codes are for: a provision fleetd started. */
-const RUN = { run: 'provision-node-1-1700000000', kind: 'provision' as const };
-const device = async (e: Env): Promise<Device> => (await e.inventory.deviceByName('node-1'))!;
-
-async function issue(e: Env): Promise<string> {
-  const issued = await e.t.installs.issue(await device(e), { bootId: 'boot-1', mac: '52:54:00:12:34:56' }, RUN, 'req-1');
-  if (!('code' in issued)) throw new Error(issued.refused);
-  return issued.code;
-}
-
-function fetch(e: Env, code: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(`${e.url}/v1/config/${code}`, { ca: readFileSyncCached(e.ca) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject);
-  });
-}
-const cache = new Map<string, Buffer>();
-function readFileSyncCached(p: string): Buffer {
-  if (!cache.has(p)) cache.set(p, execFileSync('cat', [p]));
-  return cache.get(p)!;
-}
-
-const run = async (cmd: string, args: string[]) => (await promisify(execFile)(cmd, args, { timeout: 20_000 })).stdout;
-const journal = async (e: Env) => (await e.inventory.journalOf(await device(e))).map((j) => `${j.kind}: ${j.message}`);
-const settle = () => new Promise((r) => setTimeout(r, 250));
-const metric = async (e: Env, name: string) => (await e.t.metrics.registry.getSingleMetricAsString(name)).split('\n').filter((l) => l.startsWith(name));
 
 describe('the config endpoint', () => {
   it('serves a rendered Talos config once; then 404, journaled, and the device is active', async () => {
@@ -126,7 +36,7 @@ describe('the config endpoint', () => {
   it('each code\'s refetch is journaled once: a second install\'s is news again', async () => {
     env = await start();
     for (const run of ['provision-node-1-1700000000', 'provision-node-1-1700090000']) {
-      const issued = await env.t.installs.issue(await device(env), { bootId: run, mac: '52:54:00:12:34:56' }, { run, kind: 'provision' }, 'r');
+      const issued = await env.t.installs.issue(await device(env), { bootId: run, mac: '52:54:00:12:34:56', uuid: null }, { run, kind: 'provision' }, 'r');
       if (!('code' in issued)) throw new Error(issued.refused);
       expect((await fetch(env, issued.code)).status).toBe(200);
       await settle();
@@ -227,7 +137,7 @@ describe('issuing a code', () => {
   it('a control plane whose class inputs are missing gets no code (nothing to wipe for)', async () => {
     env = await start({ className: 'controlplane' });
     await rm(join(env.t.classInputsDir, 'controlplane'), { recursive: true });
-    const issued = await env.t.installs.issue(await device(env), { bootId: 'b', mac: '52:54:00:12:34:56' }, RUN, 'r');
+    const issued = await env.t.installs.issue(await device(env), { bootId: 'b', mac: '52:54:00:12:34:56', uuid: null }, RUN, 'r');
     expect(issued).toEqual({ refused: expect.stringMatching(/^the class inputs of controlplane are missing .*; run fleet render-class-inputs and deploy them$/) });
     expect(env.audits).toEqual([expect.objectContaining({ audit: 'fleet.render', outcome: 'refused', node: 'node-1' })]);
     expect(env.store.installCode('node-1')).toBeNull();

@@ -29,7 +29,7 @@ describe('fleet render-class-inputs', () => {
     const run = await fleetCli('render-class-inputs', '--secrets', f.secrets, '--settings', f.settings, '--out', f.out);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout.trim().split('\n')).toEqual([`${f.out}/worker: worker inputs written`, `${f.out}/controlplane: controlplane inputs written`, `${f.out}/api-edge: controlplane inputs written`]);
+    expect(run.stdout.trim().split('\n')).toEqual([`${f.out}/worker: worker inputs written`, `${f.out}/controlplane: controlplane inputs written`, `${f.out}/api-edge: controlplane inputs written`, `${f.out}/nixos: seed inputs written`, `${f.out}/alpine: seed inputs written`, `${f.out}/cloud: seed inputs written`]);
     const secrets = parse(await readFile(f.secrets, 'utf8')) as { certs: Record<string, { key: string }> };
     for (const cls of ['worker', 'controlplane']) {
       expect((await stat(join(f.out, cls))).mode & 0o777).toBe(0o700);

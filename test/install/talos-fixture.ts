@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Audit } from '../../verifier/audit.js';
-import { renderClassInputs, writeClassInputs, type ClassSettings, type TalosSecrets } from '../../verifier/install/class-inputs.js';
+import { renderClassInputs, renderSeedInputs, writeClassInputs, type ClassSettings, type TalosSecrets } from '../../verifier/install/class-inputs.js';
+import { writeSeedInputs } from '../../verifier/install/seed-inputs.js';
 import { ConfigStore } from '../../verifier/install/config-store.js';
 import { Installs, type InstallsOptions } from '../../verifier/install/installs.js';
 import type { Inventory } from '../../verifier/inventory/inventory.js';
@@ -20,6 +21,9 @@ export const SETTINGS: ClassSettings = {
     worker: { type: 'worker', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
     controlplane: { type: 'controlplane', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
     'api-edge': { type: 'controlplane', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' },
+    nixos: { type: 'seed', data: { role: 'storage', sshKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFleetTestKeyOnly fleet@lab'] } },
+    alpine: { type: 'seed' },
+    cloud: { type: 'seed', userData: '#cloud-config\npackage_update: false\nruncmd:\n  - [touch, /run/fleet-seeded]\n' },
   },
 };
 
@@ -47,6 +51,7 @@ export async function classInputs(dir: string): Promise<{ dir: string; secrets: 
   const secrets = await talosSecrets(join(dir, 'secrets'));
   const out = join(dir, 'class-inputs');
   await writeClassInputs(out, renderClassInputs(secrets, SETTINGS));
+  await writeSeedInputs(out, renderSeedInputs(SETTINGS));
   return { dir: out, secrets };
 }
 

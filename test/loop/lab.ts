@@ -37,8 +37,8 @@ export interface LabOptions {
   /** bmc_type amt: a Rufio Machine, so fleetd power-cycles it. */
   bmc?: boolean;
   autoProvision?: boolean;
-  /** false: fleetd is started without --config-url, so a Talos run could not install. */
-  configUrl?: false;
+  /** A class whose inputs `fleet render-class-inputs` did not make (a control plane without its bundle). */
+  withoutInputsOf?: string;
 }
 
 type Obj = { metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
@@ -91,8 +91,8 @@ export class Lab {
     const inputs = await classInputs(join(this.dir, 'talos'));
     const state = join(this.dir, 'state');
     const args = ['--state', state, '--listen', '127.0.0.1:0', '--kubeconfig', this.kube.kubeconfigPath, '--reconcile-interval', '1',
-      '--class-inputs', inputs.dir, '--seed-url', 'https://fleetd.lab:8443/v1/seed', '--syslog-listen', 'off'];
-    if (this.opts.configUrl !== false) args.push('--config-url', 'https://fleetd.lab:8443/v1/config');
+      '--class-inputs', inputs.dir, '--syslog-listen', 'off'];
+    if (this.opts.withoutInputsOf) await rm(join(inputs.dir, this.opts.withoutInputsOf), { recursive: true });
     if (this.opts.autoProvision) args.push('--auto-provision');
     const d = this.declaration;
     if (this.opts.backend === 'embedded') {

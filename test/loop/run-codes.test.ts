@@ -67,6 +67,8 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     expect(lines).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
     const wf = await l.run();
     expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('hookos');
+    // fleetd was given no --config-url: the run carries fleetd's own.
+    expect((wf.spec!.hardwareMap as Record<string, string>).config_url).toBe(`${l.fleetd.url}/v1/config`);
     expect(await l.journal()).toContain(`info: node-1: started Workflow ${wf.metadata.name}, with the note that the machine attested from HookOS`);
     await wipes(l, wf);
     expect(l.jobs()).toEqual([]);
@@ -160,13 +162,12 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     expect(l.jobs()).toEqual([]);
   });
 
-  it('8. a run that could not install never starts: fleetd without --config-url journals why, creates no Workflow and wipes nothing', async () => {
-    const l = await start({ backend, className: 'api-edge', configUrl: false });
+  it('8. a run that could not install never starts: a control plane whose class inputs fleetd lacks is journaled, and nothing is created or wiped', async () => {
+    const l = await start({ backend, className: 'api-edge', withoutInputsOf: 'api-edge' });
     const disk = l.machine.diskHash();
     expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
     await l.setDesiredAction('provision');
-    const line = 'warning: node-1 lacks a config URL (fleet serve --config-url: install would have nothing to fetch); the run waits for a config URL';
-    await l.until('the journal line', async () => (await l.journal()).includes(line));
+    const line = await l.until('the journal line', async () => (await l.journal()).find((j) => /^warning: node-1 lacks its class inputs \(the class inputs of api-edge are missing .*\); the run waits for its class inputs$/.test(j)));
     // A few more passes: still no run, the line still once, desired_action still set.
     await new Promise((r) => setTimeout(r, 2500));
     expect(l.workflows()).toEqual([]);

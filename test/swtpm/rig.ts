@@ -37,6 +37,10 @@ export const RIG_CATALOGUE = {
     controlplane: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' },
     // A control plane by its definition, under another name.
     'api-edge': { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', control_plane: true },
+    // One class per disk-image payload.
+    nixos: { payload: 'nixos-image', image_url: 'https://images.lab/nixos.raw.zst', image_sha256: 'c'.repeat(64) },
+    alpine: { payload: 'alpine-image', image_url: 'https://images.lab/alpine.raw.zst', image_sha256: 'd'.repeat(64) },
+    cloud: { payload: 'cloud-init-nocloud', image_url: 'https://images.lab/debian.raw.zst', image_sha256: 'e'.repeat(64) },
   },
 };
 
@@ -134,6 +138,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
       serial,
       mac: '52:54:00:12:34:56',
       bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
+      uuid: '4c4c4544-0031-4a10-8052-b4c04f4e3132',
       eventLog,
       lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
     },

@@ -40,7 +40,7 @@ async function run(baseUrl: string, tries = 3) {
   const outcome = await runAttestation({
     tpm: noTpm,
     client: { baseUrl, timeoutMs: 2000 },
-    boot: { serial: 'S', mac: '52:54:00:00:00:01', bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f', eventLog: null, lldp: null },
+    boot: { serial: 'S', mac: '52:54:00:00:00:01', bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f', uuid: null, eventLog: null, lldp: null },
     installCodePath: join(dir, 'fleet', 'install_code'),
     say: (l) => lines.push(l),
     tries,
@@ -67,7 +67,7 @@ describe('the agent\'s tries', () => {
     await runAttestation({
       tpm: noTpm,
       client: { baseUrl: 'http://127.0.0.1:9' },
-      boot: { serial: 'S', mac: '52:54:00:00:00:01', bootId: 'b', eventLog: null, lldp: null },
+      boot: { serial: 'S', mac: '52:54:00:00:00:01', bootId: 'b', uuid: null, eventLog: null, lldp: null },
       installCodePath: codePath,
       say: (l) => lines.push(l),
       tries: 1,

@@ -62,8 +62,21 @@ describe('waiting for the peer\'s acknowledgement', () => {
     expect(await waitAcknowledged(conn({ writableLength: 10 }), { deadlineMs: 100, pollMs: 1, now: () => (t += 30), read: async () => line(0) })).toBe(false);
   });
 
-  it('not acknowledged when the connection is gone: destroyed, absent from the table, or without ends', async () => {
-    expect(await waitAcknowledged(conn({ destroyed: true }), { deadlineMs: 100, read: async () => line(0) })).toBe(false);
+  it('a connection Node has closed counts once the kernel shows every byte acknowledged (fleetd closed first: FIN_WAIT, TIME_WAIT)', async () => {
+    const queue = [0x300, 0];
+    let reads = 0;
+    expect(await waitAcknowledged(conn({ destroyed: true }), { deadlineMs: 10_000, pollMs: 1, read: async () => line(queue[Math.min(reads++, 1)]!) })).toBe(true);
+  });
+
+  it('a connection the kernel has dropped counts only when the peer closed it cleanly (a FIN, no error) after every byte was handed over', async () => {
+    const none = async () => HEADER;
+    expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: true }), { deadlineMs: 100, read: none })).toBe(true);
+    expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: false }), { deadlineMs: 100, read: none })).toBe(false);
+    expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: true, writableLength: 5 }), { deadlineMs: 100, read: none })).toBe(false);
+  });
+
+  it('not acknowledged when the connection is gone: bytes Node never handed over, absent from the table (a reset), or without ends', async () => {
+    expect(await waitAcknowledged(conn({ destroyed: true, writableLength: 100 }), { deadlineMs: 100, read: async () => line(0) })).toBe(false);
     expect(await waitAcknowledged(conn({ remotePort: 1 }), { deadlineMs: 100, read: async () => line(0) })).toBe(false);
     expect(await waitAcknowledged(conn({ remoteAddress: undefined }), { deadlineMs: 100, read: async () => line(0) })).toBe(false);
   });

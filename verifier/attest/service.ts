@@ -183,7 +183,7 @@ export class AttestationService {
       return { verdict: 'attested', message: 'the TPM proved every EK the entry approves' };
     }
     const p = a.provision;
-    const issued = await this.installs.issue(device, { bootId: evidence.report.bootId, mac: evidence.report.mac }, { run: p.run, kind: p.kind }, ctx.requestId);
+    const issued = await this.installs.issue(device, { bootId: evidence.report.bootId, mac: evidence.report.mac, uuid: evidence.report.uuid ?? null }, { run: p.run, kind: p.kind }, ctx.requestId);
     if ('refused' in issued) {
       // No code, so nothing is wiped: wipe-disk requires one.
       this.audit('attest.install', { ...install, issued: false, reason: issued.refused });

@@ -5,14 +5,16 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { FleetError } from '../../shared/errors.js';
 import { ErrorResponse, FinishRequest, FinishResponse, PATHS, StartAnswer, StartRequest } from '../../shared/wire/schemas.js';
 import type { AttestationService } from '../attest/service.js';
+import type { DocKind } from '../install/config-store.js';
 import type { Installs } from '../install/installs.js';
+import type { Connection } from '../install/tcp-ack.js';
 import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
 import type { ListenAddress } from './listen-address.js';
 
 export interface ServerOptions {
   service: AttestationService;
-  /** Serves `GET /v1/config/<code>`: the node's rendered config, once. */
+  /** Serves `GET /v1/config/<code>` and `/v1/seed/<code>`: the node's rendered config or seed, once. */
   installs?: Installs;
   /** Serves `GET /metrics`. */
   metrics?: Metrics;
@@ -62,7 +64,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     async (req) => opts.service.finish(req.body as FinishRequest, { peer: peer(req.ip), requestId: req.id }),
   );
   app.get('/healthz', async () => ({ ok: true }));
-  if (opts.installs) configRoute(app, opts.installs, peer);
+  if (opts.installs) for (const kind of ['config', 'seed'] as const) documentRoute(app, opts.installs, peer, kind);
   if (opts.metrics) {
     const registry = opts.metrics.registry;
     app.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
@@ -82,29 +84,57 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
 
 const CODE = /^[A-Za-z0-9_-]{43}$/;
 
+/** Where a node fetches what its code unlocks: its Talos config, or a disk-image node's seed. */
+export const DOC_PATHS: Record<DocKind, string> = { config: '/v1/config', seed: '/v1/seed' };
+
 /**
- * `GET /v1/config/<code>` (the node's talos.config URL). Never logged: the path holds the code.
- * Answers say no more than found or not, so a guessed code learns nothing. The config counts as
- * served only once the peer acknowledged it whole (Installs.delivered), whenever the answer ends.
+ * `GET /v1/config/<code>` (a Talos node's talos.config URL) and `GET /v1/seed/<code>` (a
+ * disk-image node's seed). Never logged: the path holds the code. Answers say no more than found or
+ * not, so a guessed code learns nothing. What is answered counts as served only once the peer
+ * acknowledged it whole (Installs.delivered), whenever the answer ends. No HEAD: a HEAD would end
+ * the answer, and spend the document, without sending it.
  */
-function configRoute(app: FastifyInstance, installs: Installs, peer: (ip: string) => string): void {
-  app.get<{ Params: { code: string } }>('/v1/config/:code', { logLevel: 'silent' }, async (req, reply) => {
+function documentRoute(app: FastifyInstance, installs: Installs, peer: (ip: string) => string, kind: DocKind): void {
+  app.get<{ Params: { code: string } }>(`${DOC_PATHS[kind]}/:code`, { logLevel: 'silent', exposeHeadRoute: false }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    if (!CODE.test(req.params.code)) return reply.code(404).send({ error: 'not-found', message: 'fleetd holds no config for this code' });
+    const none = { error: 'not-found', message: `fleetd holds no ${kind} for this code` };
+    if (!CODE.test(req.params.code)) return reply.code(404).send(none);
     const from = peer(req.ip);
-    const answer = await installs.fetch(req.params.code, from);
-    if (answer.status === 503) return reply.code(503).header('retry-after', '10').send({ error: 'unavailable', message: 'fleetd cannot serve the config now; try again' });
-    if (answer.status !== 200) return reply.code(404).send({ error: 'not-found', message: 'fleetd holds no config for this code' });
+    const answer = await installs.fetch(req.params.code, from, kind);
+    if (answer.status === 503) return reply.code(503).header('retry-after', '10').send({ error: 'unavailable', message: `fleetd cannot serve the ${kind} now; try again` });
+    if (answer.status !== 200) return reply.code(404).send(none);
     const socket = req.raw.socket;
+    // Its ends now: Node forgets them once the socket is closed, and the kernel's record outlives it.
+    const conn: Connection = {
+      localAddress: socket.localAddress,
+      localPort: socket.localPort,
+      remoteAddress: socket.remoteAddress,
+      remotePort: socket.remotePort,
+      get writableLength() {
+        return socket.writableLength;
+      },
+      get destroyed() {
+        return socket.destroyed;
+      },
+      endedCleanly: false,
+    };
+    let errored = false;
+    socket.once('error', () => {
+      errored = true;
+      conn.endedCleanly = false;
+    });
+    socket.once('end', () => {
+      conn.endedCleanly = !errored;
+    });
     let settled = false;
     const settle = () => {
       if (settled) return;
       settled = true;
-      void installs.delivered(answer.sha256, socket, from).catch((err: unknown) => req.log.error({ err }, 'recording a config delivery failed'));
+      void installs.delivered(answer.sha256, conn, from, kind).catch((err: unknown) => req.log.error({ err }, 'recording a delivery failed'));
     };
     reply.raw.once('finish', settle);
     reply.raw.once('close', settle);
-    return reply.code(200).header('content-type', 'application/yaml').send(answer.body);
+    return reply.code(200).header('content-type', answer.contentType).send(answer.body);
   });
 }
 

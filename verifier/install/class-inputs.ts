@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { FleetError, errorMessage } from '../../shared/errors.js';
 import { writeFileAtomic } from '../../shared/fs/atomic-write.js';
+import type { SeedInputs } from './seed-inputs.js';
 import { parseBase, validateTalosConfig, type ClassNetwork, type TalosConfig } from './talos-config.js';
 
 /** The cluster's secrets, as `talosctl gen secrets` writes them (certificates and keys base64 PEM). */
@@ -26,7 +27,32 @@ export interface ClassSettings {
   kubernetesVersion: string;
   network: ClassNetwork & { podSubnets?: string[]; serviceSubnets?: string[] };
   apiServerSANs?: string[];
-  classes: Record<string, { type: 'worker' | 'controlplane'; installerImage: string }>;
+  /** Talos classes (worker, controlplane), and disk-image classes (seed: their seed's inputs). */
+  classes: Record<string, TalosClassSettings | SeedClassSettings>;
+}
+
+export interface TalosClassSettings {
+  type: 'worker' | 'controlplane';
+  installerImage: string;
+}
+
+export interface SeedClassSettings {
+  type: 'seed';
+  /** cloud-init-nocloud: the class's user-data. */
+  userData?: string;
+  /** nixos-image, alpine-image: what the class adds to each node's seed document. */
+  data?: Record<string, unknown>;
+}
+
+/** Each disk-image class's seed inputs: the cluster's network and the class's own parts. */
+export function renderSeedInputs(settings: ClassSettings): Map<string, SeedInputs> {
+  const out = new Map<string, SeedInputs>();
+  const network = { gateway: settings.network.gateway, ...(settings.network.nameservers ? { nameservers: settings.network.nameservers } : {}) };
+  for (const [name, cls] of Object.entries(settings.classes)) {
+    if (cls.type !== 'seed') continue;
+    out.set(name, { network, ...(cls.userData !== undefined ? { userData: cls.userData } : {}), data: cls.data ?? {} });
+  }
+  return out;
 }
 
 /**
@@ -37,6 +63,7 @@ export interface ClassSettings {
 export function renderClassInputs(secrets: TalosSecrets, settings: ClassSettings): Map<string, { config: TalosConfig; network: ClassNetwork }> {
   const out = new Map<string, { config: TalosConfig; network: ClassNetwork }>();
   for (const [name, cls] of Object.entries(settings.classes)) {
+    if (cls.type === 'seed') continue;
     const cp = cls.type === 'controlplane';
     const c = secrets.certs;
     const config: TalosConfig = {

@@ -1,8 +1,13 @@
-/** A rendered config waiting for its node, held in memory only: a restart drops every one. */
+/** What a code unlocks: a Talos node's config (`/v1/config/<code>`), or a disk-image node's seed (`/v1/seed/<code>`). */
+export type DocKind = 'config' | 'seed';
+
+/** A rendered config or seed waiting for its node, held in memory only: a restart drops every one. */
 export interface HeldConfig {
   sha256: string;
   deviceId: string;
   hostname: string;
+  kind: DocKind;
+  contentType: string;
   body: Buffer;
   expiresAt: number;
   /** A fetch is being answered; a second at the same time waits for the first's outcome. */

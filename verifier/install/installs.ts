@@ -8,8 +8,11 @@ import type { Metrics } from '../metrics.js';
 import type { LocalStore } from '../state/local-store.js';
 import { bootstrapTokenSecret, newBootstrapToken, tokenString } from './bootstrap-token.js';
 import { readClassInputs } from './class-inputs.js';
+import { readSeedInputs } from './seed-inputs.js';
+import { renderSeed } from './seed-render.js';
+import type { Payload } from '../../shared/payloads.js';
 import { installCodeHash, newInstallCode } from './code.js';
-import type { ConfigStore } from './config-store.js';
+import type { ConfigStore, DocKind } from './config-store.js';
 import { renderTalosConfig } from './talos-config.js';
 import { waitAcknowledged, type Connection } from './tcp-ack.js';
 
@@ -38,7 +41,18 @@ const TOKEN_GRACE_MS = 4 * 3600_000;
 
 export type Issued = { code: string } | { refused: string };
 
-export type FetchAnswer = { status: 200; body: Buffer; sha256: string } | { status: 404 | 503; reason: string };
+/** The attested boot a code is answered to. */
+export interface AttestedBoot {
+  bootId: string;
+  mac: string;
+  /** The SMBIOS system UUID its report gave, or null. */
+  uuid: string | null;
+}
+
+export type FetchAnswer = { status: 200; body: Buffer; contentType: string; sha256: string } | { status: 404 | 503; reason: string };
+
+/** How the journal names what a code unlocks (the runbook's words for a Talos node's). */
+const NOUN: Record<DocKind, string> = { config: 'Talos config', seed: 'seed' };
 
 /**
  * Install codes and the configs they unlock. A code is issued only to an attested boot whose run
@@ -56,33 +70,33 @@ export class Installs {
 
   /**
    * The code of this boot for its run (`run` null: the intake's, for the run it starts). A
-   * provision of a Talos class first gets its bootstrap token in the target cluster and its
-   * rendered config, so that a code is never answered for a run that could not install; a
-   * retirement installs nothing and renders nothing.
+   * provision first gets what its node will fetch with the code, so that a code is never answered
+   * for a run that could not install: for a Talos class, its bootstrap token in the target cluster
+   * and its rendered config; for a disk-image class, its seed. A retirement renders nothing.
    */
-  async issue(device: Device, boot: { bootId: string; mac: string }, run: { run: string | null; kind: RunKind }, requestId: string): Promise<Issued> {
+  async issue(device: Device, boot: AttestedBoot, run: { run: string | null; kind: RunKind }, requestId: string): Promise<Issued> {
     const { audit, metrics } = this.o;
     const at = this.now();
     const cls = device.className ? (await this.o.inventory.classes()).get(device.className) : undefined;
     const line = { request: requestId, node: device.hostname, class: device.className };
-    let body: Buffer | undefined;
-    if (run.kind === 'provision' && cls?.payload === 'talos') {
-      const rendered = await this.render(device, boot.mac, at);
+    let doc: { kind: DocKind; body: Buffer; contentType: string } | undefined;
+    if (run.kind === 'provision' && cls) {
+      const rendered = cls.payload === 'talos' ? await this.render(device, boot.mac, at) : await this.renderSeedOf(device, cls.payload, boot, run.run, at);
       if ('refused' in rendered) {
         audit('fleet.render', { ...line, outcome: 'refused', reason: rendered.refused });
         metrics.renderRefused.labels(rendered.reason).inc();
         return { refused: rendered.refused };
       }
-      body = rendered.body;
+      doc = rendered;
     }
     const code = newInstallCode();
     const sha256 = installCodeHash(code);
     const expiresAt = at.getTime() + this.o.configTtlMs;
-    // One code per device: this one voids any earlier code and drops the config it unlocked.
+    // One code per device: this one voids any earlier code and drops what it unlocked.
     this.o.configs.dropDevice(device.id);
-    if (body) {
-      this.o.configs.hold({ sha256, deviceId: device.id, hostname: device.hostname, body, expiresAt });
-      audit('fleet.render', { ...line, outcome: 'rendered', expiresAt: new Date(expiresAt).toISOString() });
+    if (doc) {
+      this.o.configs.hold({ sha256, deviceId: device.id, hostname: device.hostname, ...doc, expiresAt });
+      audit('fleet.render', { ...line, outcome: 'rendered', document: doc.kind, expiresAt: new Date(expiresAt).toISOString() });
     }
     this.o.store.recordInstallCode({ device: device.id, hostname: device.hostname, sha256, bootId: boot.bootId, at: at.toISOString(), run: run.run });
     metrics.codesIssued.inc();
@@ -91,19 +105,34 @@ export class Installs {
     return { code };
   }
 
-  /** Why a Talos class's inputs cannot render a node's config now, or null when they can. */
+  /** Why a class's inputs cannot render a node's config or seed now, or null when they can. */
   async classInputsProblem(className: string): Promise<string | null> {
     if (!this.o.classInputsDir) return NO_CLASS_INPUTS;
+    const cls = (await this.o.inventory.classes()).get(className);
     try {
-      await readClassInputs(this.o.classInputsDir, className);
+      if (cls?.payload === 'talos') await readClassInputs(this.o.classInputsDir, className);
+      else await readSeedInputs(this.o.classInputsDir, className);
       return null;
     } catch (err) {
       return errorMessage(err);
     }
   }
 
+  private async renderSeedOf(device: Device, payload: Exclude<Payload, 'talos'>, boot: AttestedBoot, run: string | null, at: Date): Promise<{ kind: 'seed'; body: Buffer; contentType: string } | { refused: string; reason: string }> {
+    if (!this.o.classInputsDir) return { refused: NO_CLASS_INPUTS, reason: 'no-class-inputs' };
+    if (!device.address) return { refused: `${device.hostname} lacks an address`, reason: 'node-values' };
+    let inputs;
+    try {
+      inputs = await readSeedInputs(this.o.classInputsDir, device.className!);
+    } catch (err) {
+      return { refused: errorMessage(err), reason: 'class-inputs' };
+    }
+    const seed = renderSeed(payload, inputs, { className: device.className!, hostname: device.hostname, address: device.address, mac: boot.mac, nodeUuid: boot.uuid, run, at });
+    return { kind: 'seed', ...seed };
+  }
+
   /** `mac` is the one this attestation proved: at a machine's first attestation the inventory has none yet. */
-  private async render(device: Device, mac: string, at: Date): Promise<{ body: Buffer } | { refused: string; reason: string }> {
+  private async render(device: Device, mac: string, at: Date): Promise<{ kind: 'config'; body: Buffer; contentType: string } | { refused: string; reason: string }> {
     if (!this.o.classInputsDir) return { refused: NO_CLASS_INPUTS, reason: 'no-class-inputs' };
     if (!device.address || !device.installDisk) return { refused: `${device.hostname} lacks an address or install_disk`, reason: 'node-values' };
     let inputs;
@@ -130,26 +159,30 @@ export class Installs {
         installDisk: device.installDisk,
         ...(bootstrapToken ? { bootstrapToken } : {}),
       });
-      return { body: Buffer.from(text) };
+      return { kind: 'config', body: Buffer.from(text), contentType: 'application/yaml' };
     } catch (err) {
       return { refused: errorMessage(err), reason: 'render' };
     }
   }
 
   /**
-   * A fetch of `<config-url>/<code>`: the config while the device is planned (503 when the inventory
-   * cannot say), 404 otherwise, each miss in the device's journal as the runbook words it.
+   * A fetch of `<config-url>/<code>` (kind config) or `<seed-url>/<code>` (kind seed): what the
+   * code unlocks while the device is planned (503 when the inventory cannot say), 404 otherwise,
+   * each miss in the device's journal as the runbook words it.
    */
-  async fetch(code: string, peer: string): Promise<FetchAnswer> {
+  async fetch(code: string, peer: string, kind: DocKind = 'config'): Promise<FetchAnswer> {
     const { configs, store, metrics } = this.o;
+    const what = NOUN[kind];
     const sha256 = installCodeHash(code);
     const held = configs.get(sha256);
     metrics.configsWaiting.set(configs.waiting());
-    if (held === null || held === 'expired') {
-      const record = store.installCodeByHash(sha256);
+    // A code unlocks one kind of document: asked under the other route, it is a code fleetd never gave.
+    const otherKind = held !== null && held !== 'expired' && held.kind !== kind;
+    if (held === null || held === 'expired' || otherKind) {
+      const record = otherKind ? null : store.installCodeByHash(sha256);
       if (!record) {
         metrics.configMissing.labels('unknown').inc();
-        this.o.audit('fleet.config', { peer, outcome: 'unknown-code' });
+        this.o.audit('fleet.config', { peer, document: kind, outcome: 'unknown-code' });
         return { status: 404, reason: 'unknown code' };
       }
       const device = await this.o.inventory.deviceByName(record.hostname).catch(() => null);
@@ -157,11 +190,11 @@ export class Installs {
       // missing config, since the node boots its install and asks in vain.
       if (record.servedAt && device?.status !== 'planned') {
         metrics.configRefetched.labels(record.hostname).inc();
-        if (device) await this.journalOnce(device, sha256, 'refetched', `the node asked again for the Talos config fleetd served it (at ${record.servedAt}, from ${peer})`);
+        if (device) await this.journalOnce(device, sha256, 'refetched', `the node asked again for the ${what} fleetd served it (at ${record.servedAt}, from ${peer})`);
         return { status: 404, reason: 'served' };
       }
       metrics.configMissing.labels(record.hostname).inc();
-      if (device) await this.journalOnce(device, sha256, 'missing', `the node asked for its Talos config, and fleetd holds none for it (from ${peer})`);
+      if (device) await this.journalOnce(device, sha256, 'missing', `the node asked for its ${what}, and fleetd holds none for it (from ${peer})`);
       return { status: 404, reason: held === 'expired' ? 'expired' : 'none' };
     }
     let device: Device | null;
@@ -169,23 +202,23 @@ export class Installs {
       device = await this.o.inventory.deviceByName(held.hostname);
     } catch (err) {
       // NetBox does not answer: the node tries again; the config stays.
-      this.o.audit('fleet.config', { peer, node: held.hostname, outcome: 'inventory-unavailable', reason: errorMessage(err) });
+      this.o.audit('fleet.config', { peer, node: held.hostname, document: kind, outcome: 'inventory-unavailable', reason: errorMessage(err) });
       return { status: 503, reason: 'the inventory does not answer' };
     }
     if (!device || device.status !== 'planned') {
-      if (device) await this.journalOnce(device, sha256, `status-${device.status}`, `the node asked for its Talos config while the device is ${device.status}; fleetd serves it only to a planned device`);
+      if (device) await this.journalOnce(device, sha256, `status-${device.status}`, `the node asked for its ${what} while the device is ${device.status}; fleetd serves it only to a planned device`);
       return { status: 404, reason: 'not planned' };
     }
-    if (held.inFlight) return { status: 503, reason: 'a fetch of this config is being answered' };
+    if (held.inFlight) return { status: 503, reason: `a fetch of this ${what} is being answered` };
     held.inFlight = true;
-    return { status: 200, body: held.body, sha256 };
+    return { status: 200, body: held.body, contentType: held.contentType, sha256 };
   }
 
   /**
-   * After a config's bytes were handed to the connection: it counts as served only when the peer
-   * acknowledged every byte; then the device turns active. Otherwise it stays for the next fetch.
+   * After a config's or seed's bytes were handed to the connection: it counts as served only when
+   * the peer acknowledged every byte; then the device turns active. Otherwise it stays for the next fetch.
    */
-  async delivered(sha256: string, conn: Connection, peer: string): Promise<boolean> {
+  async delivered(sha256: string, conn: Connection, peer: string, kind: DocKind = 'config'): Promise<boolean> {
     const { configs, store, metrics } = this.o;
     const acked = await waitAcknowledged(conn, { deadlineMs: this.o.ackDeadlineMs ?? 30_000, ...(this.o.readTcp ? { read: this.o.readTcp } : {}) });
     const held = configs.get(sha256);
@@ -194,7 +227,7 @@ export class Installs {
     if (!acked) {
       if (held && held !== 'expired') held.inFlight = false;
       metrics.configsUnacknowledged.inc();
-      if (device) await this.o.inventory.journal(device, 'warning', `fleetd sent the Talos config to ${peer}, but the peer did not acknowledge all of it; the config stays for the next fetch`).catch(() => undefined);
+      if (device) await this.o.inventory.journal(device, 'warning', `fleetd sent the ${NOUN[kind]} to ${peer}, but the peer did not acknowledge all of it; the ${kind} stays for the next fetch`).catch(() => undefined);
       return false;
     }
     configs.drop(sha256);
@@ -202,11 +235,11 @@ export class Installs {
     metrics.configsServed.inc();
     metrics.configsWaiting.set(configs.waiting());
     if (device) {
-      await this.o.inventory.journal(device, 'success', `fleetd served the config of ${record?.run ?? device.lastRun ?? 'its run'} to ${peer}`).catch(() => undefined);
+      await this.o.inventory.journal(device, 'success', `fleetd served the ${kind} of ${record?.run ?? device.lastRun ?? 'its run'} to ${peer}`).catch(() => undefined);
       try {
         await this.o.inventory.setStatus(device, 'active');
       } catch (err) {
-        this.o.audit('fleet.config', { peer, node: device.hostname, outcome: 'served', reason: `the device could not be set active: ${errorMessage(err)}` });
+        this.o.audit('fleet.config', { peer, node: device.hostname, document: kind, outcome: 'served', reason: `the device could not be set active: ${errorMessage(err)}` });
       }
     }
     return true;

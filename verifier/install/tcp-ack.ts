@@ -64,6 +64,8 @@ export interface Connection {
   remotePort?: number | undefined;
   writableLength: number;
   destroyed: boolean;
+  /** The peer closed its side (a FIN, not a reset), and the socket saw no error. */
+  endedCleanly?: boolean;
 }
 
 export async function readProcNetTcp(): Promise<string> {
@@ -73,9 +75,14 @@ export async function readProcNetTcp(): Promise<string> {
 
 /**
  * Resolves true once the peer has acknowledged every byte written to `conn` (nothing left in
- * Node's buffer, and the kernel's tx_queue for the connection at 0); false when the connection
- * goes away first or the deadline passes. This is how "served" is told from "sent": a config the
- * node's kernel did not take whole must stay.
+ * Node's buffer, and the kernel's tx_queue for the connection at 0); false when the kernel no
+ * longer knows the connection (a reset), Node never handed it every byte, or the deadline passes.
+ * This is how "served" is told from "sent": a config the node's kernel did not take whole must
+ * stay. A connection Node has closed still counts while the kernel keeps it (FIN_WAIT, TIME_WAIT).
+ * One the kernel has dropped counts only when the peer closed it cleanly after every byte was
+ * handed over, as a client that exits once it read the answer does: the kernel drops a connection
+ * the peer closed without a reset only once the peer acknowledged fleetd's FIN, which follows
+ * every byte.
  */
 export async function waitAcknowledged(conn: Connection, opts: { deadlineMs: number; pollMs?: number; read?: () => Promise<string>; now?: () => number } = { deadlineMs: 30_000 }): Promise<boolean> {
   const now = opts.now ?? Date.now;
@@ -84,13 +91,14 @@ export async function waitAcknowledged(conn: Connection, opts: { deadlineMs: num
   const { localAddress, localPort, remoteAddress, remotePort } = conn;
   if (!localAddress || !remoteAddress || localPort === undefined || remotePort === undefined) return false;
   for (;;) {
-    if (conn.destroyed) return false;
+    if (conn.destroyed && conn.writableLength > 0) return false;
     if (conn.writableLength === 0) {
       const entry = parseProcNetTcp(await read()).find(
         (e) => e.local.port === localPort && e.remote.port === remotePort && sameIp(e.local.ip, localAddress) && sameIp(e.remote.ip, remoteAddress),
       );
-      if (!entry) return false;
-      if (entry.txQueue === 0) return true;
+      if (entry?.txQueue === 0) return true;
+      // Dropped by the kernel: decide once Node has heard how the connection ended.
+      if (!entry && conn.destroyed) return conn.endedCleanly === true;
     }
     if (now() >= until) return false;
     await sleep(opts.pollMs ?? 10);

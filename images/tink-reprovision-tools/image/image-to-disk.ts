@@ -6,11 +6,11 @@ import { confirmWipedDisk } from '../disk/locate.js';
 import { byteOffset, readGpt } from '../disk/read-gpt.js';
 import type { Action } from '../lib/action.js';
 import { readInstallCode } from '../lib/fleet-dir.js';
-import { Refusal } from '../lib/refusal.js';
+import { Advised, Refusal } from '../lib/refusal.js';
 import { decompressed } from './decompress.js';
-import { download } from './download.js';
+import { download, type Downloaded } from './download.js';
 import { placeFleetSeed, readNodeUuid, FLEET_SEED_FILE, type FleetSeed } from './fleet-seed.js';
-import { imageFormat } from './format.js';
+import { imageFormat, type ImageFormat } from './format.js';
 import { fetchNocloudSeed, writeNocloudSeed, NOCLOUD_DIR } from './nocloud.js';
 import { mib, ramCap } from './ram.js';
 import { chooseRoot, ext4Partitions } from './root.js';
@@ -18,10 +18,19 @@ import { declaredSha256 } from './sha256.js';
 import { flushDisk, hashFromDisk, writeToDisk } from './write.js';
 
 /**
+ * What image-to-disk says after a failure that came once the NoCloud seed was fetched: fleetd
+ * serves a seed once, so a run that starts this action again cannot fetch it.
+ */
+export const SEED_SPENT = 'the seed was fetched before this failure, and fleetd serves a seed once: set desired_action to provision, so that a new run gets a new code and a new seed';
+
+/**
  * image-to-disk: the class's disk image, downloaded into RAM and checked against IMAGE_SHA256
  * before the first write, unpacked by its magic bytes onto the disk wipe-disk wiped in this boot,
  * flushed, read back and hashed again; then the node's seed on it. Everything that can refuse
- * (the seed's fetch too) comes before the first write. Running it again writes the same again.
+ * comes before the first write. The NoCloud seed is fetched last of all before it, once the image
+ * passed its checks: fleetd serves a seed once, so an image that is refused leaves it unspent,
+ * and a failure after the fetch ends in SEED_SPENT, the runbook's fix. Running it again writes the
+ * same again (a NoCloud seed only while fleetd still holds it).
  */
 export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
   const os = env.OS;
@@ -39,7 +48,6 @@ export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
   const dir = await mkdtemp(join(io.tmpDir, 'image-to-disk-'));
   try {
     const nocloud = os === 'cloud-init-nocloud';
-    const seedFiles = nocloud ? await fetchNocloudSeed(io, env.SEED_URL, code, dir, say) : [];
     const fleetSeed: FleetSeed | null = nocloud ? null : { seedUrl: env.SEED_URL, node: env.NODE, nodeUuid: await readNodeUuid(io), installCode: code };
 
     const image = await download(env.IMAGE_URL, `the image ${env.IMAGE_URL}`, await ramCap(io.procRoot), say);
@@ -49,29 +57,39 @@ export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
     if (format === 'raw' && image.size > disk.sizeBytes) {
       throw new Refusal(`the image (${image.size} bytes) is larger than ${path} (${disk.sizeBytes} bytes); nothing written`);
     }
+    // Last before the first write: from here a failure leaves the seed spent.
+    const seedFiles = nocloud ? await fetchNocloudSeed(io, env.SEED_URL, code, dir, say) : [];
 
-    // A raw image is written as downloaded: its sha256 is the one just checked.
-    const written = await writeToDisk(path, decompressed(format, image.chunks), disk.sizeBytes, { hash: format !== 'raw' });
-    const sha256 = written.sha256 ?? image.sha256;
-    image.chunks.length = 0; // the RAM goes back before the read-back
-    const back = await hashFromDisk(path, written.bytes);
-    if (back !== sha256) throw new Error(`${path} reads back sha256 ${back}, but the ${written.bytes} bytes written hash to ${sha256}`);
-    say(`wrote ${written.bytes} bytes to ${path}; they read back with the sha256 they were written with, ${back}`);
-
-    const gpt = await readGpt(path);
-    if (fleetSeed) {
-      const esp = theEsp(gpt, path);
-      await placeFleetSeed(io, mtoolsImage(path, gpt!, esp), fleetSeed, dir);
-      say(`put ${FLEET_SEED_FILE} on the EFI system partition (partition ${esp.index})`);
-    } else {
-      if (!gpt) throw new Error(`the image on ${path} has no GPT`);
-      const root = chooseRoot(gpt.partitions, await ext4Partitions(path, gpt));
-      if (typeof root === 'string') throw new Error(root);
-      await writeNocloudSeed(io, `${path}?offset=${byteOffset(gpt, root)}`, seedFiles, dir);
-      say(`put the seed (${seedFiles.join(', ')}) in /${NOCLOUD_DIR} on the root partition (partition ${root.index})`);
+    try {
+      await writeImage(path, image, format, disk.sizeBytes, say);
+      const gpt = await readGpt(path);
+      if (fleetSeed) {
+        const esp = theEsp(gpt, path);
+        await placeFleetSeed(io, mtoolsImage(path, gpt!, esp), fleetSeed, dir);
+        say(`put ${FLEET_SEED_FILE} on the EFI system partition (partition ${esp.index})`);
+      } else {
+        if (!gpt) throw new Error(`the image on ${path} has no GPT`);
+        const root = chooseRoot(gpt.partitions, await ext4Partitions(path, gpt));
+        if (typeof root === 'string') throw new Error(root);
+        await writeNocloudSeed(io, `${path}?offset=${byteOffset(gpt, root)}`, seedFiles, dir);
+        say(`put the seed (${seedFiles.join(', ')}) in /${NOCLOUD_DIR} on the root partition (partition ${root.index})`);
+      }
+      await flushDisk(path);
+    } catch (err) {
+      throw nocloud ? new Advised(err, SEED_SPENT) : err;
     }
-    await flushDisk(path);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 };
+
+/** Writes the checked image to the disk, then reads it back: the sha256 of what was written, from the device. */
+async function writeImage(path: string, image: Downloaded, format: ImageFormat, limit: number, say: (text: string) => void): Promise<void> {
+  // A raw image is written as downloaded: its sha256 is the one just checked.
+  const written = await writeToDisk(path, decompressed(format, image.chunks), limit, { hash: format !== 'raw' });
+  const sha256 = written.sha256 ?? image.sha256;
+  image.chunks.length = 0; // the RAM goes back before the read-back
+  const back = await hashFromDisk(path, written.bytes);
+  if (back !== sha256) throw new Error(`${path} reads back sha256 ${back}, but the ${written.bytes} bytes written hash to ${sha256}`);
+  say(`wrote ${written.bytes} bytes to ${path}; they read back with the sha256 they were written with, ${back}`);
+}

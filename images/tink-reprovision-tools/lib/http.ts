@@ -52,3 +52,19 @@ export async function unreachable(url: string): Promise<string | null> {
     return requestFailure(err);
   }
 }
+
+/**
+ * Whether a server answers at `url` at all, whatever it holds there (`unreachable` asks whether the
+ * resource is there): a HEAD, and any status below 500, a 404 too, is an answer. Null when it
+ * answers; else the reason (the socket's code, a stall, `HTTP 5xx`).
+ */
+export async function silent(url: string): Promise<string | null> {
+  try {
+    const res = await request(url, { method: 'HEAD' });
+    res.resume();
+    const status = res.statusCode ?? 0;
+    return status > 0 && status < 500 ? null : `HTTP ${status}`;
+  } catch (err) {
+    return requestFailure(err);
+  }
+}

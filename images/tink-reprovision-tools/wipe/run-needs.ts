@@ -26,6 +26,11 @@ export function runLacks(run: RunEnv): Lack[] {
   return given.filter(([, ok]) => !ok).map(([variable]) => variable);
 }
 
+/** Whether the run installs a disk image (image-to-disk follows the wipe, and fetches the seed). */
+export function installsDiskImage(run: Pick<RunEnv, 'INSTALL' | 'OS'>): boolean {
+  return run.INSTALL === 'true' && isDiskImagePayload(run.OS);
+}
+
 /** What each lack is, as the action that needs it would miss it. */
 const NO: Record<Exclude<Lack, 'OS'>, string> = {
   INSTALLER_IMAGE: 'no installer image',

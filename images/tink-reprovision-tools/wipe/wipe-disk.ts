@@ -4,7 +4,7 @@ import { bootPassedAttestation, readBootId, readInstallCode, writeWipedRecord } 
 import { Refusal } from '../lib/refusal.js';
 import { erase, partitionNodes } from './erase.js';
 import { preflight } from './preflight.js';
-import { lackRefusal } from './run-needs.js';
+import { installsDiskImage, lackRefusal } from './run-needs.js';
 
 /**
  * wipe-disk: the only action that destroys data on a disk it found by itself. Every refusal comes
@@ -27,7 +27,7 @@ export const wipeDisk: Action<'wipe-disk'> = async (env, io, say) => {
   const disk = await locateDisk(io, env.INSTALL_DISK_SERIAL, env.INSTALL_DISK);
   const partitions = await partitionNodes(io, disk);
   say(`${env.INSTALL_DISK} reports the serial ${env.INSTALL_DISK_SERIAL}`);
-  await preflight(io, say, env.INSTALLER_IMAGE, env.IMAGE_URL);
+  await preflight(io, say, { installerImage: env.INSTALLER_IMAGE, imageUrl: env.IMAGE_URL, seedUrl: installsDiskImage(env) ? env.SEED_URL : '' });
 
   await erase(io, say, disk, env.INSTALL_DISK, partitions);
   const bootId = await readBootId(io);
