@@ -1,11 +1,13 @@
 /**
  * A fresh machine the inventory approves, cabled to its port, with a disk-image provision waiting:
  * one boot runs the agent and the provision-image Template's actions (wipe-disk, image-to-disk,
- * next-boot) on QEMU + OVMF + swtpm, and the host checks what each left behind.
+ * next-boot) on QEMU + OVMF + swtpm, and the host checks what each left behind; then the installed
+ * node's first boot takes its seed from fleetd with the reference fetch, and the device is active.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
@@ -92,7 +94,22 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     expect(disk.subarray(0, 1 << 20).equals(image.subarray(0, 1 << 20))).toBe(true);
     expect(disk.subarray(disk.length - (1 << 20)).every((b) => b === 0)).toBe(true);
     const seed = JSON.parse(execFileSync('mtype', ['-i', `${m.disks[0]!.file}@@${1 << 20}`, '::/fleet-seed.json'], { encoding: 'utf8', env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } })) as Record<string, unknown>;
-    expect(seed).toMatchObject({ node: 'node-fresh', nodeUuid: m.uuid, installCode: code });
+    expect(seed).toMatchObject({ seedUrl: 'https://10.0.2.100/v1/seed', node: 'node-fresh', nodeUuid: m.uuid, installCode: code });
+
+    // The installed node's first boot: the reference fetch reads that file from its ESP and takes
+    // its seed from fleetd's /v1/seed (10.0.2.100 is fleetd on the host, as guestfwd makes it), once.
+    const esp = join(m.dir, 'first-boot-esp');
+    mkdirSync(esp);
+    writeFileSync(join(esp, 'fleet-seed.json'), JSON.stringify(seed), { mode: 0o600 });
+    writeFileSync(join(m.dir, 'product_uuid'), `${m.uuid}\n`);
+    const firstBoot = spawnSync('dash', [fileURLToPath(new URL('../../images/first-boot/fleet-seed-fetch.sh', import.meta.url)), '--esp', esp, '--ca', run.tlsCert,
+      '--out', join(m.dir, 'seed.json'), '--uuid-file', join(m.dir, 'product_uuid'), '--tries', '3', '--delay', '1', '--connect-to', `10.0.2.100:443:127.0.0.1:${host.verifier.port}`], { encoding: 'utf8', timeout: 30_000 });
+    expect(firstBoot.stderr).toBe(`fleet-seed: seed written to ${join(m.dir, 'seed.json')} for node-fresh\n`);
+    expect(JSON.parse(readFileSync(join(m.dir, 'seed.json'), 'utf8'))).toMatchObject({ version: 1, hostname: 'node-fresh', mac: m.mac, nodeUuid: m.uuid, class: { name: 'nixos' } });
+    await new Promise((r) => setTimeout(r, 500)); // the served-once bookkeeping follows the kernel's acknowledgement
+    const shown = await host.verifier.show('node-fresh');
+    expect(shown.record?.status).toBe('active');
+    expect(shown.journal.map((j) => j.message)).toContain('fleetd served the seed of its run to 127.0.0.1');
 
     // Every other disk is byte for byte what it was.
     expect(m.diskHashes().slice(1)).toEqual(before.slice(1));
