@@ -55,7 +55,7 @@ function steady(d: Device, extra: Partial<World> = {}): World {
     templates: new Set(['provision', 'provision-image']),
     noted: new Set(),
     codes: new Map(),
-    talosInputs: new Map([['worker', null], ['controlplane', null]]),
+    classInputs: new Map([['worker', null], ['controlplane', null], ['nixos', null]]),
     ...extra,
   };
 }
@@ -212,12 +212,19 @@ describe('desired_action provision', () => {
     ['a disk-image run without a seed URL', {}, { ...cfg, seedUrl: undefined }, { className: 'nixos' }, 'n1 lacks a seed URL (fleet serve --seed-url: its first boot would have no seed); the run waits for a seed URL'],
     [
       'a Talos class whose inputs are missing (a control plane without its bundle)',
-      { talosInputs: new Map([['worker', 'the class inputs of worker are missing (ENOENT); run fleet render-class-inputs and deploy them']]) },
+      { classInputs: new Map([['worker', 'the class inputs of worker are missing (ENOENT); run fleet render-class-inputs and deploy them']]) },
       cfg,
       {},
       'n1 lacks its class inputs (the class inputs of worker are missing (ENOENT); run fleet render-class-inputs and deploy them); the run waits for its class inputs',
     ],
-    ['a Talos class nobody checked', { talosInputs: new Map() }, cfg, {}, 'n1 lacks its class inputs (the class inputs of worker were not checked); the run waits for its class inputs'],
+    ['a Talos class nobody checked', { classInputs: new Map() }, cfg, {}, 'n1 lacks its class inputs (the class inputs of worker were not checked); the run waits for its class inputs'],
+    [
+      'a disk-image class whose seed inputs are missing',
+      { classInputs: new Map([['nixos', 'the seed inputs of nixos are missing (ENOENT); run fleet render-class-inputs and deploy them']]) },
+      cfg,
+      { className: 'nixos' },
+      'n1 lacks its class inputs (the seed inputs of nixos are missing (ENOENT); run fleet render-class-inputs and deploy them); the run waits for its class inputs',
+    ],
     ['no switch port recorded', {}, cfg, { attested: { ...recent('boot-1'), switchPort: null } }, 'n1 recorded no attested switch port: its last attestation came with no LLDP frame'],
     ['the recorded port is not the declared one', {}, cfg, { attested: { ...recent('boot-1'), switchPort: 'Port 7' } }, 'n1 attested on port Port 7, expected Port 5'],
   ])('a run that could not finish, or reach its machine, never starts: %s', (_n, world, c, over, line) => {

@@ -41,7 +41,7 @@ function world(d: Device, workflows: KubeObject[], codes: InstallCodeRecord[]): 
   const machine = desiredMachine(d, NS);
   return {
     now: NOW, devices: [d], classes, hardware: d.mac ? [desiredHardware(d, NS, false)] : [], machines: machine ? [machine] : [], workflows, jobs: [],
-    templates: new Set(['provision', 'provision-image']), noted: new Set(), codes: new Map(codes.map((c) => [c.device, c])), talosInputs: new Map([['worker', null], ['controlplane', null]]),
+    templates: new Set(['provision', 'provision-image']), noted: new Set(), codes: new Map(codes.map((c) => [c.device, c])), classInputs: new Map([['worker', null], ['controlplane', null], ['nixos', null]]),
   };
 }
 

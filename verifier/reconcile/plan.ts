@@ -39,8 +39,8 @@ export interface World {
   noted: Set<string>;
   /** Each device's latest install code (fleetd's store), by device id: which boot holds a code for which run. */
   codes: Map<string, InstallCodeRecord>;
-  /** Each Talos class's inputs: null when ready, else why a run of that class cannot install. */
-  talosInputs: Map<string, string | null>;
+  /** Each class's inputs (a Talos class's, a disk-image class's seed's): null when ready, else why a run of that class cannot install. */
+  classInputs: Map<string, string | null>;
 }
 
 export type Step =
@@ -219,13 +219,13 @@ function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | unde
   if (kind === 'provision' && device.className && !cls) lacks.push(`class ${device.className}'s definition`);
   const template = templateFor(kind, cls);
   if (!world.templates.has(template)) lacks.push(`the Template ${template} in Tinkerbell`);
-  if (kind === 'provision' && cls?.payload === 'talos') {
-    if (!cfg.configUrl) lacks.push({ name: 'a config URL', detail: 'fleet serve --config-url: install would have nothing to fetch' });
+  if (kind === 'provision' && cls) {
+    if (cls.payload === 'talos' && !cfg.configUrl) lacks.push({ name: 'a config URL', detail: 'fleet serve --config-url: install would have nothing to fetch' });
+    if (cls.payload !== 'talos' && !cfg.seedUrl) lacks.push({ name: 'a seed URL', detail: 'fleet serve --seed-url: its first boot would have no seed' });
     // A class the pass did not check counts as one whose inputs are missing.
-    const inputs = world.talosInputs.has(cls.name) ? world.talosInputs.get(cls.name)! : `the class inputs of ${cls.name} were not checked`;
+    const inputs = world.classInputs.has(cls.name) ? world.classInputs.get(cls.name)! : `the class inputs of ${cls.name} were not checked`;
     if (inputs !== null) lacks.push({ name: 'its class inputs', detail: inputs });
   }
-  if (kind === 'provision' && cls && cls.payload !== 'talos' && !cfg.seedUrl) lacks.push({ name: 'a seed URL', detail: 'fleet serve --seed-url: its first boot would have no seed' });
   if (lacks.length || !device.mac || !device.switchPort) return { lacks };
   // The port the machine last attested from: a run must not power-cycle and wipe a machine cabled elsewhere.
   const seen = device.attested?.switchPort;

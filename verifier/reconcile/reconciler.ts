@@ -22,7 +22,7 @@ const ATTEMPTS = 3;
  * One reconcile pass: read the inventory and Tinkerbell's objects, plan, apply. A read that fails
  * stops the pass before any write; a conflict starts the pass over from a fresh read.
  */
-/** Why a Talos class's inputs cannot install a node (null: they can): Installs.classInputsProblem. */
+/** Why a class's inputs cannot render a node's config or seed (null: they can): Installs.classInputsProblem. */
 export type ClassInputsCheck = (className: string) => Promise<string | null>;
 
 export interface ReconcilerParts {
@@ -65,8 +65,8 @@ export class Reconciler {
       this.kube.list('Job'),
       this.kube.list('Template'),
     ]);
-    const talosInputs = new Map<string, string | null>();
-    for (const cls of classes.values()) if (cls.payload === 'talos') talosInputs.set(cls.name, await this.classInputs(cls.name));
+    const classInputs = new Map<string, string | null>();
+    for (const cls of classes.values()) classInputs.set(cls.name, await this.classInputs(cls.name));
     return {
       now: this.now().getTime(),
       devices,
@@ -78,7 +78,7 @@ export class Reconciler {
       templates: new Set(templates.map((t) => t.metadata.name)),
       noted: this.store.noted(),
       codes: this.store.installCodes(),
-      talosInputs,
+      classInputs,
     };
   }
 
