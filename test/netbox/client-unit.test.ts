@@ -8,19 +8,11 @@ import { describeFieldErrors, flattenFieldErrors, NetBoxError } from '../../veri
 import { allowedFilters, buildFilterQuery, NETBOX_ENDPOINTS } from '../../verifier/netbox/filters.js';
 import { isConnectFailure, isRetryable, makeBackoff } from '../../verifier/netbox/retry.js';
 import { parseToken, REDACTED } from '../../verifier/netbox/token.js';
+import { thrown } from './thrown.js';
 
 const V1 = '9fc9b897abec9ada2da6aec9dbc34596293c9cb9';
 const V2 = 'nbt_AbCdEfGh1234.s3cr3tS3CR3Ts3cr3tS3CR3Ts3cr3tS3CR3Ts3cr3tXY';
 
-function thrown(f: () => unknown): NetBoxError {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(NetBoxError);
-    return err as NetBoxError;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('tokens', () => {
   it('tells v1 from v2 and builds the header', () => {

@@ -3,9 +3,9 @@
  * and the 4.5 provisioning answers, checked against the recorded NetBox 4.5.10 responses.
  */
 import { describe, expect, it } from 'vitest';
-import { NetBoxError } from '../../verifier/netbox/errors.js';
 import { parseToken, REDACTED, tokenFromProvisionResponse } from '../../verifier/netbox/token.js';
 import { recorded } from './recorded.js';
+import { thrown } from './thrown.js';
 
 interface Recording {
   request: { method: string; path: string; body: Record<string, unknown> | null; auth?: string };
@@ -20,15 +20,6 @@ const rec = (name: string) => recorded<Recording>(`netbox-4.5-recorded/${name}`)
 const GENERATED_V1 = 'NetBoxGeneratedV1TokenPlaceholderXYZ0001';
 const GIVEN_HEX_V1 = 'f1ee7000000000000000000000000000000000a1';
 
-function thrown(f: () => unknown): NetBoxError {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(NetBoxError);
-    return err as NetBoxError;
-  }
-  throw new Error('expected a throw');
-}
 
 describe('v1 tokens of NetBox 4.5 (40 letters and digits)', () => {
   it('NetBox 4.5 accepted its generated, non-hex v1 token sent as Token <t>', () => {
