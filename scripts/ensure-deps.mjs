@@ -4,6 +4,7 @@
 // Plain JS on purpose: on a fresh clone nothing from npm is installed yet. Quiet when all is present.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,6 +32,8 @@ const DEBIAN = {
   jq: 'jq',
   curl: 'curl',
   dash: 'dash',
+  // Kubernetes' own CRD API server (built below) stores in etcd
+  etcd: 'etcd-server',
 };
 
 // The QEMU end-to-end tests (test/e2e, with --e2e): optional, since they skip themselves without
@@ -99,8 +102,25 @@ function ensureDebian(withE2e) {
   }
 }
 
+/**
+ * Kubernetes' own CRD API server, which the loop tests run the reconciler against: built once per
+ * machine from Debian's packages by ../shared/tools/crd-apiserver/build.sh (about 3 minutes) and
+ * kept in $TMPDIR. A build that fails stops the tests, with its output.
+ */
+function ensureCrdServer() {
+  const dir = join(process.env.TMPDIR || tmpdir(), 'fleet-crd-apiserver');
+  if (existsSync(join(dir, 'bin', 'crd-apiserver'))) return;
+  console.error("setup: building Kubernetes' CRD API server from Debian's packages (once, about 3 minutes)");
+  const r = spawnSync('sh', [join(root, '..', 'shared', 'tools', 'crd-apiserver', 'build.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) {
+    console.error('setup: building the CRD API server failed (above)');
+    process.exit(1);
+  }
+}
+
 // Debian first: native npm packages (cap) build against its headers.
 ensureDebian(process.argv.includes('--e2e'));
+if (process.argv.includes('--e2e')) ensureCrdServer();
 ensureNpm();
 // The package.json must still parse: a truncated checkout is a setup problem, say it here.
 JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

@@ -46,10 +46,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
   await buildAgent(fleetShare);
   await buildActions(join(fleetShare, 'actions'));
   copyFileSync(here('guest/lib.sh'), join(fleetShare, 'lib.sh'));
-  // docker: the test double of test/actions (no Docker engine in the guest), read from the repo
-  // over the host-root share. Only install's `docker run` and wipe-disk's `docker pull` call it.
+  // docker: the test double of test/actions (no Docker engine in the guest), copied into the
+  // share: a repo under /tmp is hidden by the guest's own /tmp. Only install's `docker run` and
+  // wipe-disk's `docker pull` call it.
   mkdirSync(join(fleetShare, 'bin'));
-  writeFileSync(join(fleetShare, 'bin/docker'), `#!/bin/sh\nexec node ${here('../actions/stubs/docker.mjs')} "$@"\n`);
+  copyFileSync(here('../actions/stubs/docker.mjs'), join(fleetShare, 'bin/docker.mjs'));
+  writeFileSync(join(fleetShare, 'bin/docker'), '#!/bin/sh\nexec node /run/fleet/bin/docker.mjs "$@"\n');
   chmodSync(join(fleetShare, 'bin/docker'), 0o755);
 
   // The verifier as the guest reaches it: https://10.0.2.100 (guestfwd); the guest trusts this cert.

@@ -21,13 +21,13 @@ import { fleetCli } from '../fleet-cli.js';
 import { startFleetServe, type FleetServe } from '../fleet-serve.js';
 import { TERRAFORM } from '../inventory/netbox-fixture.js';
 import { classInputs } from '../install/talos-fixture.js';
-import { FakeKube } from '../kube/fake-kube.js';
+import { CrdServer } from '../kube/crd-server.js';
 import { FakeNetBox } from '../netbox/fake-netbox.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
-import { DISK, DISK_SERIAL, Machine } from './machine.js';
+import { DISK, DISK_SERIAL, MAC, Machine } from './machine.js';
 
 export type Backend = 'embedded' | 'netbox';
-const NS = 'tinkerbell';
+let labs = 0;
 const HOST = 'node-1';
 
 export interface LabOptions {
@@ -54,15 +54,23 @@ export class Lab {
   private constructor(
     readonly opts: LabOptions,
     readonly dir: string,
-    readonly kube: FakeKube,
+    readonly kube: CrdServer,
+    /** Tinkerbell's namespace for this lab: each lab has its own on the shared API server. */
+    readonly ns: string,
     readonly machine: Machine,
   ) {}
 
-  static async start(opts: LabOptions): Promise<Lab> {
+  /** A lab on `kube` (the API server the test file shares), in a namespace of its own. */
+  static async start(kube: CrdServer, opts: LabOptions): Promise<Lab> {
     const dir = await mkdtemp(join(tmpdir(), 'fleet-lab-'));
-    const kube = await FakeKube.start();
-    for (const file of ['provision.yaml', 'provision-image.yaml']) kube.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as never);
-    const lab = new Lab(opts, dir, kube, await Machine.create());
+    const ns = `lab-${(labs++).toString(36)}-${process.pid}`;
+    // Flux has applied the Templates, as in the lab: through the real CRD's strict validation.
+    for (const file of ['provision.yaml', 'provision-image.yaml']) {
+      const t = parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as { metadata: { namespace: string } };
+      t.metadata.namespace = ns;
+      await kube.create(t as never, 'templates');
+    }
+    const lab = new Lab(opts, dir, kube, ns, await Machine.create());
     try {
       await lab.serve();
     } catch (err) {
@@ -90,7 +98,7 @@ export class Lab {
   private async serve(): Promise<void> {
     const inputs = await classInputs(join(this.dir, 'talos'));
     const state = join(this.dir, 'state');
-    const args = ['--state', state, '--listen', '127.0.0.1:0', '--kubeconfig', this.kube.kubeconfigPath, '--reconcile-interval', '1',
+    const args = ['--state', state, '--listen', '127.0.0.1:0', '--kubeconfig', this.kube.kubeconfigPath, '--namespace', this.ns, '--reconcile-interval', '1',
       '--class-inputs', inputs.dir, '--syslog-listen', 'off'];
     if (this.opts.withoutInputsOf) await rm(join(inputs.dir, this.opts.withoutInputsOf), { recursive: true });
     if (this.opts.autoProvision) args.push('--auto-provision');
@@ -148,16 +156,16 @@ export class Lab {
     return this.machine.attest(this.fleetd.url);
   }
 
-  workflows(): Obj[] {
-    return this.kube.objects('tinkerbell.org', 'workflows', NS) as unknown as Obj[];
+  async workflows(): Promise<Obj[]> {
+    return (await this.kube.objects('tinkerbell.org', 'v1alpha1', 'workflows', this.ns)) as unknown as Obj[];
   }
 
-  jobs(): Obj[] {
-    return this.kube.objects('bmc.tinkerbell.org', 'jobs', NS) as unknown as Obj[];
+  async jobs(): Promise<Obj[]> {
+    return (await this.kube.objects('bmc.tinkerbell.org', 'v1alpha1', 'jobs', this.ns)) as unknown as Obj[];
   }
 
-  hardware(): Obj | undefined {
-    return (this.kube.objects('tinkerbell.org', 'hardware', NS) as unknown as Obj[]).find((h) => h.metadata.name === HOST);
+  async hardware(): Promise<Obj | undefined> {
+    return ((await this.kube.objects('tinkerbell.org', 'v1alpha1', 'hardware', this.ns)) as unknown as Obj[]).find((h) => h.metadata.name === HOST);
   }
 
   /** Waits until `check` answers something truthy (fleetd's passes run every second), or fails saying what it waited for. */
@@ -176,20 +184,19 @@ export class Lab {
 
   /** The unfinished Workflow fleetd created, once it exists. */
   run(): Promise<Obj> {
-    return this.until('a Workflow', () => this.workflows().find((w) => !['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w.status?.state ?? ''))));
+    return this.until('a Workflow', async () => (await this.workflows()).find((w) => !['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w.status?.state ?? ''))));
   }
 
   /** Rufio: the Job's tasks ran (power off, one-time PXE, power on), or failed with BMC's message. */
-  rufio(job: Obj, outcome: { failed?: string } = {}): void {
+  rufio(job: Obj, outcome: { failed?: string } = {}): Promise<void> {
     const conditions = outcome.failed ? [{ type: 'Failed', status: 'True', message: outcome.failed }] : [{ type: 'Completed', status: 'True' }];
-    this.kube.put({ apiVersion: 'bmc.tinkerbell.org/v1alpha1', kind: 'Job', ...job, status: { conditions, startTime: new Date().toISOString(), ...(outcome.failed ? {} : { completionTime: new Date().toISOString() }) } } as never);
+    const status = { conditions, startTime: new Date().toISOString(), ...(outcome.failed ? {} : { completionTime: new Date().toISOString() }) };
+    return this.kube.writeStatus('bmc.tinkerbell.org/v1alpha1', 'jobs', this.ns, job.metadata.name, status);
   }
 
   /** Rufio's Machine status: the BMC's power state. */
-  power(state: 'on' | 'off'): void {
-    const m = (this.kube.objects('bmc.tinkerbell.org', 'machines', NS) as unknown as Obj[]).find((o) => o.metadata.name === HOST);
-    if (!m) throw new Error('no Machine');
-    this.kube.put({ apiVersion: 'bmc.tinkerbell.org/v1alpha1', kind: 'Machine', ...m, status: { powerState: state } } as never);
+  power(state: 'on' | 'off'): Promise<void> {
+    return this.kube.writeStatus('bmc.tinkerbell.org/v1alpha1', 'machines', this.ns, HOST, { powerState: state });
   }
 
   /**
@@ -210,25 +217,25 @@ export class Lab {
     const r = await this.machine.run(action, await this.actionEnv(wf, action));
     const now = new Date().toISOString();
     const actionState = r.code === 0 ? 'SUCCESS' : 'FAILED';
-    this.report(wf, r.code === 0 ? state : 'FAILED', [{ name: action, state: actionState, executionStart: now, executionStop: now, message: r.code === 0 ? 'action completed' : 'action failed' }]);
+    await this.report(wf, r.code === 0 ? state : 'FAILED', [{ name: action, state: actionState, executionStart: now, executionStop: now, message: r.code === 0 ? 'action completed' : 'action failed' }]);
     return r;
   }
 
-  /** Writes a Workflow's status in the current Tinkerbell's shape. */
-  report(wf: Obj, state: string, actions: Array<Record<string, unknown>>): void {
-    const fresh = this.workflows().find((w) => w.metadata.name === wf.metadata.name) ?? wf;
+  /** Writes a Workflow's status in the current Tinkerbell's shape, through the status subresource. */
+  async report(wf: Obj, state: string, actions: Array<Record<string, unknown>>): Promise<void> {
+    const fresh = (await this.workflows()).find((w) => w.metadata.name === wf.metadata.name) ?? wf;
     const done = ((fresh.status?.tasks as Array<{ actions: Array<Record<string, unknown>> }> | undefined)?.[0]?.actions ?? []).filter((a) => !actions.some((b) => b.name === a.name));
-    this.kube.put({
-      apiVersion: 'tinkerbell.org/v1alpha1', kind: 'Workflow', ...fresh,
-      status: { state, globalTimeout: 3600, currentState: { actionName: actions.at(-1)?.name, state }, tasks: [{ name: 'provision', actions: [...done, ...actions] }] },
-    } as never);
+    // The ids and agentID the CRD requires, as tink-server gives them (the agent is the machine's MAC).
+    const all = [...done, ...actions].map((a) => ({ id: `${wf.metadata.name}-${String(a.name)}`, ...a }));
+    const task = { id: `${wf.metadata.name}-provision`, name: 'provision', agentID: MAC, actions: all };
+    const status = { state, agentID: MAC, globalTimeout: 3600, currentState: { agentID: MAC, actionName: actions.at(-1)?.name, state }, tasks: [task] };
+    await this.kube.writeStatus('tinkerbell.org/v1alpha1', 'workflows', this.ns, wf.metadata.name, status);
   }
 
   async stop(): Promise<void> {
     await this.fleetd?.stop();
     this.db?.close();
     await this.netbox?.close();
-    await this.kube.close();
     await this.machine.stop();
     await rm(this.dir, { recursive: true, force: true });
   }

@@ -1,21 +1,28 @@
 import { get } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CrdServer } from '../kube/crd-server.js';
 import { Lab, type Backend, type LabOptions } from './lab.js';
 
 /**
  * Every run fleetd starts reaches a boot that holds its install code. Each path runs the lab's
- * loop as one piece: `fleet serve` with its reconciler against the kube API, the agent (the CLI)
+ * loop as one piece: `fleet serve` with its reconciler against Kubernetes' own CRD server with the
+ * real Tinkerbell and Rufio CRDs (one server for the file, a namespace per lab), the agent (the CLI)
  * on the machine's swtpm, the owner's desired_action, Rufio's power cycle, and the Template's
  * actions in the booted machine, on both inventory backends.
  */
+let kube: CrdServer;
 let lab: Lab | undefined;
+beforeAll(async () => {
+  kube = await CrdServer.start();
+}, 600_000);
+afterAll(() => kube?.stop());
 afterEach(async () => {
   await lab?.stop();
   lab = undefined;
 });
 
 async function start(opts: LabOptions): Promise<Lab> {
-  lab = await Lab.start(opts);
+  lab = await Lab.start(kube, opts);
   return lab;
 }
 
@@ -39,15 +46,18 @@ async function installedWorker(l: Lab): Promise<{ code: string; run: string }> {
   const code = (await l.machine.installCode())!;
   expect(await fetchConfig(l.fleetd.url, code)).toBe(200);
   await l.until('the device active', async () => (await l.status()) === 'active');
-  await l.until('the run seen to end', () => l.hardware()?.spec && !JSON.stringify(l.hardware()!.spec).includes('"allowPXE":true'));
+  await l.until('the run seen to end', async () => {
+    const hw = await l.hardware();
+    return hw?.spec && !JSON.stringify(hw.spec).includes('"allowPXE":true');
+  });
   return { code, run: wf.metadata.name };
 }
 
 /** A run's power cycle: its Job, as fleetd created it; Rufio runs it; the machine boots HookOS and attests. */
 async function powerCycled(l: Lab, run: string): Promise<string[]> {
-  const job = await l.until(`the power-cycle Job ${run}`, () => l.jobs().find((j) => j.metadata.name === run));
+  const job = await l.until(`the power-cycle Job ${run}`, async () => (await l.jobs()).find((j) => j.metadata.name === run));
   expect((job.spec as { tasks: unknown[] }).tasks).toEqual([{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }]);
-  l.rufio(job);
+  await l.rufio(job);
   return l.bootAndAttest();
 }
 
@@ -71,7 +81,7 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     expect((wf.spec!.hardwareMap as Record<string, string>).config_url).toBe(`${l.fleetd.url}/v1/config`);
     expect(await l.journal()).toContain(`info: node-1: started Workflow ${wf.metadata.name}, with the note that the machine attested from HookOS`);
     await wipes(l, wf);
-    expect(l.jobs()).toEqual([]);
+    expect(await l.jobs()).toEqual([]);
   });
 
   it('2. a control plane (by its class\'s definition) waits in HookOS; desired_action provision power-cycles it, and its next attestation gets the code', async () => {
@@ -89,7 +99,7 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     const l = await start({ backend, autoProvision: true });
     const first = await installedWorker(l);
     await l.setDesiredAction('provision');
-    const wf = await l.until('a second run', () => l.workflows().find((w) => w.metadata.name !== first.run));
+    const wf = await l.until('a second run', async () => (await l.workflows()).find((w) => w.metadata.name !== first.run));
     expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('bmc');
     expect(await powerCycled(l, wf.metadata.name)).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
     expect(await l.machine.installCode()).not.toBe(first.code);
@@ -101,13 +111,13 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     const l = await start({ backend, autoProvision: true });
     const first = await installedWorker(l);
     await l.setDesiredAction('retire');
-    const wf = await l.until('the retirement', () => l.workflows().find((w) => w.metadata.name.startsWith('retire-')));
+    const wf = await l.until('the retirement', async () => (await l.workflows()).find((w) => w.metadata.name.startsWith('retire-')));
     expect(await powerCycled(l, wf.metadata.name)).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
     expect(await l.machine.installCode()).not.toBe(first.code);
     expect(await l.status()).toBe('decommissioning');
     await wipes(l, wf);
-    l.report(wf, 'SUCCESS', [{ name: 'reboot', state: 'SUCCESS', executionStart: new Date().toISOString(), executionStop: new Date().toISOString(), message: 'action completed' }]);
-    l.power('off');
+    await l.report(wf, 'SUCCESS', [{ name: 'reboot', state: 'SUCCESS', executionStart: new Date().toISOString(), executionStop: new Date().toISOString(), message: 'action completed' }]);
+    await l.power('off');
     await l.until('the device offline', async () => (await l.status()) === 'offline');
     expect(await l.journal()).toContain(`success: node-1 is retired: Workflow ${wf.metadata.name} wiped its disk, and its BMC reports it off`);
   });
@@ -123,7 +133,7 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
     await wipes(l, wf);
     expect((await l.journal()).filter((j) => j === line)).toHaveLength(1);
-    expect(l.jobs()).toEqual([]);
+    expect(await l.jobs()).toEqual([]);
   });
 
   it('6. a power loss mid-run: the new boot gets a new code, the old one is void, and install refuses by boot id', async () => {
@@ -141,7 +151,7 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     const install = await l.act(wf, 'install');
     expect(install.lines.at(-1)).toBe('install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision');
     expect(l.machine.diskHash()).toBe(disk);
-    expect(l.workflows()).toHaveLength(1);
+    expect(await l.workflows()).toHaveLength(1);
   });
 
   it('7. the agent restarted in the same boot: a new code, the old one void, and the repeated install finds the disk not empty', async () => {
@@ -158,8 +168,8 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     const again = await l.act(wf, 'install');
     expect(again.lines).toContain(`install: failed to perform disk operations: disk ${l.machine.disk} is not empty, skipping install, detected "gpt"`);
     expect(again.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
-    expect(l.workflows()).toHaveLength(1);
-    expect(l.jobs()).toEqual([]);
+    expect(await l.workflows()).toHaveLength(1);
+    expect(await l.jobs()).toEqual([]);
   });
 
   it('8. a run that could not install never starts: a control plane whose class inputs fleetd lacks is journaled, and nothing is created or wiped', async () => {
@@ -170,8 +180,8 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     const line = await l.until('the journal line', async () => (await l.journal()).find((j) => /^warning: node-1 lacks its class inputs \(the class inputs of api-edge are missing .*\); the run waits for its class inputs$/.test(j)));
     // A few more passes: still no run, the line still once, desired_action still set.
     await new Promise((r) => setTimeout(r, 2500));
-    expect(l.workflows()).toEqual([]);
-    expect(l.jobs()).toEqual([]);
+    expect(await l.workflows()).toEqual([]);
+    expect(await l.jobs()).toEqual([]);
     expect((await l.journal()).filter((j) => j === line)).toHaveLength(1);
     expect((await l.device()).desiredAction).toBe('provision');
     expect(l.machine.diskHash()).toBe(disk);
@@ -182,8 +192,8 @@ describe.each<Backend>(['embedded', 'netbox'])('the runs fleetd starts hold thei
     expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
     await l.setDesiredAction('provision');
     const wf = await l.run();
-    const job = await l.until('the power-cycle Job', () => l.jobs().find((j) => j.metadata.name === wf.metadata.name));
-    l.rufio(job, { failed: 'failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host' });
+    const job = await l.until('the power-cycle Job', async () => (await l.jobs()).find((j) => j.metadata.name === wf.metadata.name));
+    await l.rufio(job, { failed: 'failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host' });
     const line = `warning: node-1: Rufio's Job ${wf.metadata.name} failed to power the machine (failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host): AMT does not answer at 10.0.1.11. Set AMT's address, or power the machine on by hand`;
     await l.until('the journal line', async () => (await l.journal()).includes(line));
     await new Promise((r) => setTimeout(r, 2000));

@@ -31,6 +31,9 @@ export interface Kube {
 
 const PAGE = 500;
 
+/** A field the API server would drop (a typo, a field the CRD lacks) refuses the write: nothing fleet writes is lost silently. */
+const STRICT = 'Strict';
+
 /** Turns client-node's ApiException (or a network error) into a KubeError with the API server's own message. */
 export function kubeError(err: unknown, what: string): KubeError {
   if (err instanceof ApiException) {
@@ -104,7 +107,7 @@ export class KubeClient implements Kube {
 
   async create(kind: Kind, object: KubeObject): Promise<KubeObject> {
     try {
-      return (await this.objects.createNamespacedCustomObject({ ...this.where(kind), body: object })) as KubeObject;
+      return (await this.objects.createNamespacedCustomObject({ ...this.where(kind), body: object, fieldValidation: STRICT })) as KubeObject;
     } catch (err) {
       throw kubeError(err, `create ${kind} ${object.metadata.name}`);
     }
@@ -113,7 +116,7 @@ export class KubeClient implements Kube {
   async patch(kind: Kind, name: string, patch: Record<string, unknown>, resourceVersion?: string): Promise<KubeObject> {
     const body = resourceVersion ? { ...patch, metadata: { ...((patch.metadata as object) ?? {}), resourceVersion } } : patch;
     try {
-      return (await this.objects.patchNamespacedCustomObject({ ...this.where(kind), name, body }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))) as KubeObject;
+      return (await this.objects.patchNamespacedCustomObject({ ...this.where(kind), name, body, fieldValidation: STRICT }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))) as KubeObject;
     } catch (err) {
       throw kubeError(err, `patch ${kind} ${name}`);
     }

@@ -1,0 +1,200 @@
+/**
+ * Kubernetes' own CRD API server (k8s.io/apiextensions-apiserver, built by
+ * ../shared/tools/crd-apiserver/build.sh from Debian's packages) on its own etcd, both on
+ * loopback ports of their own, with the real Tinkerbell and Rufio CRDs applied (and the stand-in
+ * Lease CRD, since this server has no coordination API). Stopped by PID; killed if the test
+ * process dies. A server that cannot be built or started fails the test with its output.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'node:https';
+import { parse, stringify } from 'yaml';
+import { atExit } from '../swtpm/exit.js';
+
+const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
+const TOOL = join(SHARED, 'tools/crd-apiserver');
+const CRDS = join(SHARED, 'testdata/tinkerbell/crd/v1alpha1');
+/** Where the binary is built once per machine and kept. */
+export const CRD_SERVER_DIR = join(tmpdir(), 'fleet-crd-apiserver');
+
+type Json = Record<string, unknown>;
+
+/** The binary, built when missing (about 2 minutes the first time on this machine). */
+export function crdServerBinary(): string {
+  const r = spawnSync('sh', [join(TOOL, 'build.sh'), CRD_SERVER_DIR], { encoding: 'utf8', timeout: 900_000 });
+  if (r.status !== 0) throw new Error(`building crd-apiserver failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
+  return r.stdout.trim().split('\n').at(-1)!;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export class CrdServer {
+  readonly kubeconfigPath: string;
+
+  private constructor(
+    readonly url: string,
+    private readonly dir: string,
+    private readonly ca: Buffer,
+    private readonly procs: ChildProcess[],
+    private readonly unregister: () => void,
+  ) {
+    this.kubeconfigPath = join(dir, 'kubeconfig');
+    writeFileSync(
+      this.kubeconfigPath,
+      stringify({
+        apiVersion: 'v1',
+        kind: 'Config',
+        clusters: [{ name: 'crd', cluster: { server: url, 'certificate-authority-data': ca.toString('base64') } }],
+        // Authentication is off: any client is admitted, as the lab's admin certificate is.
+        users: [{ name: 'fleetd', user: {} }],
+        contexts: [{ name: 'fleetd@crd', context: { cluster: 'crd', user: 'fleetd', namespace: 'tinkerbell' } }],
+        'current-context': 'fleetd@crd',
+      }),
+      { mode: 0o600 },
+    );
+  }
+
+  static async start(): Promise<CrdServer> {
+    const bin = crdServerBinary();
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-crd-'));
+    const procs: ChildProcess[] = [];
+    const unregister = atExit(() => {
+      for (const p of procs) p.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const log: string[] = [];
+    const run = (cmd: string, args: string[]) => {
+      const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      p.stdout!.on('data', (b: Buffer) => log.push(b.toString()));
+      p.stderr!.on('data', (b: Buffer) => log.push(b.toString()));
+      procs.push(p);
+      return p;
+    };
+    try {
+      const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
+      const etcdUrl = `http://127.0.0.1:${client}`;
+      run('etcd', ['--data-dir', join(dir, 'etcd'), '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl, '--listen-peer-urls', `http://127.0.0.1:${peer}`,
+        '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`, '--initial-cluster', `default=http://127.0.0.1:${peer}`, '--log-level', 'error']);
+      run(bin, ['--etcd-servers', etcdUrl, '--secure-port', String(secure), '--bind-address', '127.0.0.1', '--cert-dir', join(dir, 'certs')]);
+      const url = `https://127.0.0.1:${secure}`;
+      const deadline = Date.now() + 60_000;
+      let ca: Buffer | undefined;
+      for (;;) {
+        if (procs.some((p) => p.exitCode !== null)) throw new Error(`etcd or crd-apiserver exited:\n${log.join('')}`);
+        try {
+          ca ??= readFileSync(join(dir, 'certs', 'apiserver.crt'));
+          if ((await call(url, ca, 'GET', '/readyz')).status === 200) break;
+        } catch {
+          // not up yet
+        }
+        if (Date.now() > deadline) throw new Error(`crd-apiserver was not ready within 60 s:\n${log.join('')}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const server = new CrdServer(url, dir, ca, procs, unregister);
+      await server.applyCrds();
+      return server;
+    } catch (err) {
+      for (const p of procs) p.kill('SIGKILL');
+      unregister();
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  /** Every real CRD and the Lease stand-in, each waited for until Established. */
+  private async applyCrds(): Promise<void> {
+    const files = [...readdirSync(CRDS).filter((f) => f.endsWith('.yaml')).map((f) => join(CRDS, f)), join(TOOL, 'lease-crd.yaml')];
+    const names: string[] = [];
+    for (const f of files) {
+      const crd = parse(readFileSync(f, 'utf8')) as { metadata: { name: string } };
+      const r = await this.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+      if (r.status !== 201) throw new Error(`applying ${f}: ${r.status} ${JSON.stringify(r.body)}`);
+      names.push(crd.metadata.name);
+    }
+    const deadline = Date.now() + 30_000;
+    for (const name of names) {
+      for (;;) {
+        const r = await this.request('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+        const conditions = ((r.body.status as Json | undefined)?.conditions ?? []) as Array<{ type: string; status: string }>;
+        if (conditions.some((c) => c.type === 'Established' && c.status === 'True')) break;
+        if (Date.now() > deadline) throw new Error(`the CRD ${name} was not Established within 30 s`);
+        await new Promise((r2) => setTimeout(r2, 50));
+      }
+    }
+  }
+
+  /** Every object of a resource in a namespace, as the server holds it. */
+  async objects(group: string, version: string, plural: string, ns: string): Promise<Json[]> {
+    const r = await this.request('GET', `/apis/${group}/${version}/namespaces/${ns}/${plural}`);
+    if (r.status !== 200) throw new Error(`list ${plural}: ${r.status} ${JSON.stringify(r.body)}`);
+    return (r.body.items as Json[] | undefined) ?? [];
+  }
+
+  /** Creates an object as another client (Flux, say) would, strictly validated. */
+  async create(obj: { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, plural: string): Promise<Json> {
+    const r = await this.request('POST', `/apis/${obj.apiVersion}/namespaces/${obj.metadata.namespace}/${plural}?fieldValidation=Strict`, obj);
+    if (r.status !== 201) throw new Error(`create ${obj.kind} ${obj.metadata.name}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+
+  /** Writes an object's status through its status subresource, as its controller (Tinkerbell, Rufio) does. */
+  async writeStatus(apiVersion: string, plural: string, ns: string, name: string, status: Json): Promise<void> {
+    const path = `/apis/${apiVersion}/namespaces/${ns}/${plural}/${name}/status?fieldValidation=Strict`;
+    const r = await this.request('PATCH', path, { status });
+    if (r.status !== 200) throw new Error(`status of ${plural}/${name}: ${r.status} ${JSON.stringify(r.body)}`);
+  }
+
+  /** A raw request to the server (paths under /apis/...), answering its status and JSON body. */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+    return call(this.url, this.ca, method, path, body);
+  }
+
+  async stop(): Promise<void> {
+    for (const p of this.procs) {
+      if (p.exitCode === null && p.signalCode === null) {
+        const exited = new Promise((r) => p.once('exit', r));
+        p.kill('SIGTERM');
+        const hard = setTimeout(() => p.kill('SIGKILL'), 5_000);
+        await exited;
+        clearTimeout(hard);
+      }
+    }
+    this.unregister();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+function call(base: string, ca: Buffer, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = request(`${base}${path}`, { method, ca, headers: { accept: 'application/json', ...(data ? { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json', 'content-length': data.length } : {}) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: Json = {};
+        try {
+          json = text ? (JSON.parse(text) as Json) : {};
+        } catch {
+          json = { text };
+        }
+        resolve({ status: res.statusCode ?? 0, body: json });
+      });
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
