@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { readClassInputs } from '../../verifier/install/class-inputs.js';
+import { renderTalosConfig } from '../../verifier/install/talos-config.js';
+import { classInputs, SETTINGS } from './talos-fixture.js';
+
+/**
+ * fleet's rendered Talos configs against Talos's own JSON Schema (pkg/machinery/config/schemas of
+ * the installer's version, in ../shared/testdata/talos/): the v1alpha1 document, every field known
+ * and of its type. One known gap: the schema omits `persist` (docgen:nodoc), which Talos itself
+ * generates (`persist: true`), so it is taken out before the check.
+ */
+const SCHEMAS = new URL('../../../shared/testdata/talos/', import.meta.url).pathname;
+
+function talosValidator(version: string) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  ajv.addFormat('uri', (s: string) => URL.canParse(s));
+  ajv.addSchema(JSON.parse(readFileSync(join(SCHEMAS, version, 'config.schema.json'), 'utf8')) as object, 'talos');
+  const validate = ajv.getSchema('talos#/$defs/v1alpha1.Config')!;
+  return (doc: Record<string, unknown>): string[] => {
+    const { persist: _nodoc, ...rest } = doc;
+    return validate(rest) ? [] : (validate.errors ?? []).map((e: ErrorObject) => `${e.instancePath || '/'} ${e.message ?? ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+  };
+}
+
+let dir: string;
+let inputs: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fleet-talos-schema-'));
+  inputs = (await classInputs(dir)).dir;
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+const talosClasses = Object.entries(SETTINGS.classes).filter((e): e is [string, { type: 'worker' | 'controlplane'; installerImage: string }] => e[1].type !== 'seed');
+
+describe('rendered configs against Talos\'s own schema', () => {
+  it.each(talosClasses)('%s: the config a node fetches is a valid v1alpha1 document for its installer\'s Talos version', async (name, cls) => {
+    const version = /:(v\d+\.\d+\.\d+)$/.exec(cls.installerImage)![1]!;
+    const { base, network } = await readClassInputs(inputs, name);
+    const doc = parse(renderTalosConfig(base, network, { hostname: 'node-1', address: '10.0.1.11/24', mac: '52:54:00:12:34:56', installDisk: '/dev/nvme0n1', bootstrapToken: 'abcdef.0123456789abcdef' })) as Record<string, unknown>;
+    expect(doc.persist).toBe(true);
+    expect(talosValidator(version)(doc)).toEqual([]);
+  });
+
+  it('the schema refuses a config with a typo or a wrong type: a real check, not ours', async () => {
+    const { base, network } = await readClassInputs(inputs, 'worker');
+    const doc = parse(renderTalosConfig(base, network, { hostname: 'node-1', address: '10.0.1.11/24', mac: '52:54:00:12:34:56', installDisk: '/dev/nvme0n1' })) as { machine: Record<string, unknown> };
+    const check = talosValidator('v1.9.5');
+    expect(check({ ...doc, machine: { ...doc.machine, instal: doc.machine.install } })).toContainEqual(expect.stringMatching(/^\/machine must NOT have additional properties \(instal\)$/));
+    expect(check({ ...doc, machine: { ...doc.machine, install: { ...(doc.machine.install as object), wipe: 'no' } } })).toContainEqual('/machine/install/wipe must be boolean');
+  });
+});
