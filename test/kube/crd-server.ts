@@ -47,7 +47,8 @@ export class CrdServer {
   private constructor(
     readonly url: string,
     private readonly dir: string,
-    private readonly ca: Buffer,
+    /** The server's own CA (its self-signed certificate chain). */
+    readonly caCert: Buffer,
     private readonly procs: ChildProcess[],
     private readonly unregister: () => void,
   ) {
@@ -57,7 +58,7 @@ export class CrdServer {
       stringify({
         apiVersion: 'v1',
         kind: 'Config',
-        clusters: [{ name: 'crd', cluster: { server: url, 'certificate-authority-data': ca.toString('base64') } }],
+        clusters: [{ name: 'crd', cluster: { server: url, 'certificate-authority-data': caCert.toString('base64') } }],
         // Authentication is off: any client is admitted, as the lab's admin certificate is.
         users: [{ name: 'fleetd', user: {} }],
         contexts: [{ name: 'fleetd@crd', context: { cluster: 'crd', user: 'fleetd', namespace: 'tinkerbell' } }],
@@ -159,7 +160,7 @@ export class CrdServer {
 
   /** A raw request to the server (paths under /apis/...), answering its status and JSON body. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-    return call(this.url, this.ca, method, path, body);
+    return call(this.url, this.caCert, method, path, body);
   }
 
   async stop(): Promise<void> {

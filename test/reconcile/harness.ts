@@ -10,10 +10,11 @@ import { Reconciler } from '../../verifier/reconcile/reconciler.js';
 import { Metrics } from '../../verifier/metrics.js';
 import { openDatabase, type Db } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
-import { FakeKube } from '../kube/fake-kube.js';
+import { ApiProxy } from '../kube/api-proxy.js';
+import type { CrdServer } from '../kube/crd-server.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 
-export const NS = 'tinkerbell';
+let harnesses = 0;
 
 /** A node-1 with every field a run needs; `over` changes fields (null removes one). */
 export function nodeEntry(over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -28,7 +29,11 @@ export function nodeEntry(over: Record<string, unknown> = {}): Record<string, un
 }
 
 export interface Harness {
-  fake: FakeKube;
+  /** Kubernetes' own CRD server (shared by the test file), through a proxy that records and injects faults. */
+  server: CrdServer;
+  api: ApiProxy;
+  /** This harness's namespace on the shared server. */
+  ns: string;
   kube: KubeClient;
   inventory: EmbeddedInventory;
   store: LocalStore;
@@ -45,13 +50,18 @@ export interface Harness {
   journal(name?: string): Promise<string[]>;
   /** Write requests the API server saw, by verb and resource, since `since` requests. */
   writes(since?: number): string[];
+  /** The objects of a resource in this harness's namespace, as the server holds them. */
+  objects(group: string, plural: string): Promise<Array<{ metadata: { name: string; labels?: Record<string, string> }; spec?: Record<string, unknown>; status?: Record<string, unknown> }>>;
+  /** Writes an object's status as its controller does (Tinkerbell, Rufio). */
+  status(group: string, plural: string, name: string, status: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function harness(nodes: Record<string, Record<string, unknown>> = { 'node-1': nodeEntry() }): Promise<Harness> {
-  const fake = await FakeKube.start();
-  const kube = KubeClient.fromFile(fake.kubeconfigPath, NS);
+export async function harness(server: CrdServer, nodes: Record<string, Record<string, unknown>> = { 'node-1': nodeEntry() }): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-reconcile-'));
+  const ns = `reconcile-${(harnesses++).toString(36)}-${process.pid}`;
+  const api = await ApiProxy.start(server, dir);
+  const kube = KubeClient.fromFile(api.kubeconfigPath, ns);
   const nodesPath = join(dir, 'nodes.yaml');
   const writeNodes = (n: Record<string, Record<string, unknown>>) => writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: n }));
   await writeNodes(nodes);
@@ -61,16 +71,20 @@ export async function harness(nodes: Record<string, Record<string, unknown>> = {
   // The API server stamps creationTimestamp with its own clock; the test's clock starts there too.
   const now = { t: Math.floor(Date.now() / 1000) * 1000 };
   const config: ReconcileConfig = {
-    namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, configUrl: 'https://fleetd.lab:8443/v1/config', seedUrl: 'https://fleetd.lab:8443/v1/seed',
+    namespace: ns, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, configUrl: 'https://fleetd.lab:8443/v1/config', seedUrl: 'https://fleetd.lab:8443/v1/seed',
   };
   const metrics = new Metrics();
   // The class inputs are there (as fleet render-class-inputs leaves them) unless a test says otherwise.
   const reconciler = new Reconciler({ kube, inventory, store, metrics, now: () => new Date(now.t), classInputs: async () => null }, config);
   // Flux has applied the Templates, as in the lab.
-  for (const file of ['provision.yaml', 'provision-image.yaml']) fake.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as never);
+  for (const file of ['provision.yaml', 'provision-image.yaml']) {
+    const t = parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')) as { metadata: { namespace: string } };
+    t.metadata.namespace = ns;
+    await server.create(t as never, 'templates');
+  }
   const device = async (name = 'node-1') => (await inventory.deviceByName(name))!;
   return {
-    fake, kube, inventory, store, db, reconciler, metrics, now, config, writeNodes, device,
+    server, api, ns, kube, inventory, store, db, reconciler, metrics, now, config, writeNodes, device,
     async attested(name, agoMs, mac = '52:54:00:12:34:56') {
       await inventory.recordAttested(await device(name), { at: new Date(now.t - agoMs).toISOString(), mac, bootId: 'b', eks: {}, secureBoot: true, switchPort: 'Port 5' });
     },
@@ -78,11 +92,13 @@ export async function harness(nodes: Record<string, Record<string, unknown>> = {
       return (await inventory.journalOf(await device(name))).map((j) => `${j.kind}: ${j.message}`);
     },
     writes(since = 0) {
-      return fake.requests.slice(since).filter((r) => !['get', 'list', 'watch'].includes(r.verb)).map((r) => `${r.verb} ${r.resource}${r.name ? ` ${r.name}` : ''}`);
+      return api.requests.slice(since).filter((r) => !['get', 'list', 'watch'].includes(r.verb)).map((r) => `${r.verb} ${r.resource}${r.name ? ` ${r.name}` : ''}`);
     },
+    objects: async (group, plural) => (await server.objects(group, 'v1alpha1', plural, ns)) as never,
+    status: (group, plural, name, status) => server.writeStatus(`${group}/v1alpha1`, plural, ns, name, status),
     async close() {
       db.close();
-      await fake.close();
+      await api.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,12 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeError } from '../../verifier/kube/client.js';
 import { LeaderLease } from '../../verifier/reconcile/lease.js';
-import { harness, nodeEntry, NS, type Harness } from './harness.js';
+import { CrdServer } from '../kube/crd-server.js';
+import { harness as harnessOn, nodeEntry, type Harness } from './harness.js';
 
 /**
- * The reconciler through @kubernetes/client-node 1.4 against the fake API server over mutual TLS,
- * with the embedded inventory in SQLite: each rule, each journal line, and what it writes.
+ * The reconciler through @kubernetes/client-node 1.4 against Kubernetes' own CRD server with the
+ * real Tinkerbell and Rufio CRDs (through a proxy that records its requests and injects the faults
+ * a real server does not make on demand), with the embedded inventory in SQLite: each rule, each
+ * journal line, and what it writes.
  */
+let server: CrdServer;
+beforeAll(async () => {
+  server = await CrdServer.start();
+}, 600_000);
+afterAll(() => server?.stop());
+const harness = (nodes?: Parameters<typeof harnessOn>[1]) => harnessOn(server, nodes);
+
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -16,13 +26,17 @@ afterEach(async () => {
 const TB = 'tinkerbell.org';
 const BMC = 'bmc.tinkerbell.org';
 type Obj = { metadata: { name: string; labels?: Record<string, string> }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
-const objs = (x: Harness, group: string, plural: string) => x.fake.objects(group, plural, NS) as unknown as Obj[];
-const allowPXE = (x: Harness) => (objs(x, TB, 'hardware')[0]!.spec!.interfaces as Array<{ netboot: { allowPXE: boolean } }>)[0]!.netboot.allowPXE;
+const objs = async (x: Harness, group: string, plural: string) => (await x.objects(group, plural)) as Obj[];
+const allowPXE = async (x: Harness) => ((await objs(x, TB, 'hardware'))[0]!.spec!.interfaces as Array<{ netboot: { allowPXE: boolean } }>)[0]!.netboot.allowPXE;
 
-/** Plays Tinkerbell writing a Workflow's status. */
-function tinkerbell(x: Harness, name: string, status: Record<string, unknown>) {
-  const wf = objs(x, TB, 'workflows').find((w) => w.metadata.name === name)!;
-  x.fake.put({ ...(wf as object), status } as never);
+/**
+ * Plays Tinkerbell writing a Workflow's status (the current shape), with the ids and agent the
+ * CRD requires of each task and action.
+ */
+async function tinkerbell(x: Harness, name: string, status: { tasks?: Array<{ actions: Array<Record<string, unknown>> }> } & Record<string, unknown>) {
+  const agent = '52:54:00:12:34:56';
+  const tasks = (status.tasks ?? []).map((t, i) => ({ id: `${name}-task-${i}`, name: 'provision', agentID: agent, ...t, actions: t.actions.map((a) => ({ id: `${name}-${String(a.name)}`, ...a })) }));
+  await x.status(TB, 'workflows', name, { ...status, ...(status.tasks ? { tasks } : {}) });
 }
 
 describe('steady state', () => {
@@ -32,12 +46,12 @@ describe('steady state', () => {
     const first = await h.reconciler.pass();
     expect(first).toMatchObject({ writes: 2 });
     expect(h.writes()).toEqual(['create hardware', 'create machines']);
-    const before = h.fake.requests.length;
+    const before = h.api.requests.length;
     const second = await h.reconciler.pass();
     expect(second).toEqual({ writes: 0, planned: 0, warnings: [] });
     expect(h.writes(before)).toEqual([]);
-    expect(objs(h, BMC, 'machines')[0]!.spec).toMatchObject({ connection: { host: '10.0.1.11', port: 16992, authSecretRef: { name: 'bmc-amt' } } });
-    expect(allowPXE(h)).toBe(false);
+    expect((await objs(h, BMC, 'machines'))[0]!.spec).toMatchObject({ connection: { host: '10.0.1.11', port: 16992, authSecretRef: { name: 'bmc-amt' } } });
+    expect(await allowPXE(h)).toBe(false);
   });
 
   it('a device the inventory stops exporting loses its owned objects; objects fleetd does not own stay', async () => {
@@ -45,12 +59,12 @@ describe('steady state', () => {
     await h.attested('node-1', 3_600_000);
     await h.attested('node-2', 3_600_000, '52:54:00:00:00:02');
     await h.reconciler.pass();
-    await h.kube.create('Hardware', { apiVersion: `${TB}/v1alpha1`, kind: 'Hardware', metadata: { name: 'hand-made', namespace: NS }, spec: {} });
+    await h.kube.create('Hardware', { apiVersion: `${TB}/v1alpha1`, kind: 'Hardware', metadata: { name: 'hand-made', namespace: h.ns }, spec: {} });
     await h.writeNodes({ 'node-1': nodeEntry() });
-    const before = h.fake.requests.length;
+    const before = h.api.requests.length;
     await h.reconciler.pass();
     expect(h.writes(before).sort()).toEqual(['delete hardware node-2', 'delete machines node-2']);
-    expect(objs(h, TB, 'hardware').map((o) => o.metadata.name).sort()).toEqual(['hand-made', 'node-1']);
+    expect((await objs(h, TB, 'hardware')).map((o) => o.metadata.name).sort()).toEqual(['hand-made', 'node-1']);
   });
 });
 
@@ -60,23 +74,23 @@ describe('desired_action provision', () => {
     await h.attested('node-1', 3_600_000);
     await h.reconciler.pass();
     await h.inventory.setDesiredAction(await h.device(), 'provision');
-    const before = h.fake.requests.length;
+    const before = h.api.requests.length;
     await h.reconciler.pass();
     const name = `provision-node-1-${h.now.t / 1000}`;
     expect(h.writes(before)).toEqual(['create workflows', 'patch hardware node-1', 'create jobs']);
-    expect(allowPXE(h)).toBe(true);
-    expect(objs(h, BMC, 'jobs')[0]).toMatchObject({ metadata: { name }, spec: { machineRef: { name: 'node-1' }, tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }] } });
+    expect(await allowPXE(h)).toBe(true);
+    expect((await objs(h, BMC, 'jobs'))[0]).toMatchObject({ metadata: { name }, spec: { machineRef: { name: 'node-1' }, tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }] } });
     const d = await h.device();
     expect(d.desiredAction).toBeUndefined();
     expect(d.lastRun).toBe(name);
     expect(await h.journal()).toEqual([`info: node-1: started Workflow ${name}; Rufio power-cycles it into a one-time PXE boot`]);
 
     h.now.t += 600_000;
-    tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStart: new Date(h.now.t - 500_000).toISOString() }] }] });
+    await tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStart: new Date(h.now.t - 500_000).toISOString() }] }] });
     await h.reconciler.pass();
-    expect(allowPXE(h)).toBe(false);
+    expect(await allowPXE(h)).toBe(false);
     expect((await h.journal()).at(-1)).toBe(`success: node-1: Workflow ${name} succeeded`);
-    const again = h.fake.requests.length;
+    const again = h.api.requests.length;
     await h.reconciler.pass();
     expect(h.writes(again)).toEqual([]);
     expect(await h.journal()).toHaveLength(2);
@@ -89,7 +103,7 @@ describe('desired_action provision', () => {
     await h.reconciler.pass();
     const name = `provision-node-1-${h.now.t / 1000}`;
     h.now.t += 600_000;
-    tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'install', state: 'SUCCESS', executionStart: new Date(h.now.t - 300_000).toISOString(), executionStop: new Date(h.now.t - 200_000).toISOString() }] }] });
+    await tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'install', state: 'SUCCESS', executionStart: new Date(h.now.t - 300_000).toISOString(), executionStop: new Date(h.now.t - 200_000).toISOString() }] }] });
     await h.reconciler.pass();
     h.now.t += 120_000;
     await h.attested('node-1', 0);
@@ -108,7 +122,7 @@ describe('desired_action provision', () => {
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
     const name = `provision-node-1-${h.now.t / 1000}`;
-    expect(objs(h, BMC, 'jobs')).toEqual([]);
+    expect((await objs(h, BMC, 'jobs'))).toEqual([]);
     expect(await h.journal()).toEqual([`info: node-1: started Workflow ${name}, with the note that the machine attested from HookOS`]);
     expect(h.store.installCode('node-1')?.run).toBe(name);
   });
@@ -118,7 +132,7 @@ describe('desired_action provision', () => {
     await h.attested('node-1', 60_000);
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
-    expect(objs(h, BMC, 'jobs').map((j) => j.metadata.name)).toEqual([`provision-node-1-${h.now.t / 1000}`]);
+    expect((await objs(h, BMC, 'jobs')).map((j) => j.metadata.name)).toEqual([`provision-node-1-${h.now.t / 1000}`]);
   });
 
   it('a device that lacks install_disk_serial waits; the journal says so once', async () => {
@@ -128,7 +142,7 @@ describe('desired_action provision', () => {
     await h.reconciler.pass();
     await h.reconciler.pass();
     expect(await h.journal()).toEqual(['warning: node-1 lacks install_disk_serial; the run waits for install_disk_serial']);
-    expect(objs(h, TB, 'workflows')).toEqual([]);
+    expect((await objs(h, TB, 'workflows'))).toEqual([]);
     expect((await h.device()).desiredAction).toBe('provision');
   });
 
@@ -138,7 +152,7 @@ describe('desired_action provision', () => {
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
     const name = (await h.device()).lastRun!;
-    tinkerbell(h, name, { state: 'FAILED', currentState: { actionName: 'install' }, tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS' }, { name: 'install', state: 'FAILED', message: 'action completed' }] }] });
+    await tinkerbell(h, name, { state: 'FAILED', currentState: { actionName: 'install' }, tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS' }, { name: 'install', state: 'FAILED', message: 'action completed' }] }] });
     await h.reconciler.pass();
     await h.reconciler.pass();
     expect((await h.journal()).slice(1)).toEqual([
@@ -151,7 +165,7 @@ describe('desired_action provision', () => {
     const second = (await h.device()).lastRun!;
     // The installed node fetched its config (so it turned active), then the run's last reports were lost.
     await h.inventory.setStatus(await h.device(), 'active');
-    tinkerbell(h, second, { state: 'STATE_TIMEOUT', tasks: [{ actions: [{ name: 'wipe-disk', status: 'STATE_SUCCESS' }, { name: 'install', status: 'STATE_RUNNING', startedAt: new Date(h.now.t).toISOString() }] }] });
+    await tinkerbell(h, second, { state: 'TIMEOUT', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS' }, { name: 'install', state: 'RUNNING', executionStart: new Date(h.now.t).toISOString() }] }] });
     await h.reconciler.pass();
     expect((await h.journal()).at(-1)).toBe(`info: node-1: Workflow ${second} passed its global timeout while install was current; the node is active, so it has its install`);
   });
@@ -163,11 +177,11 @@ describe('desired_action provision', () => {
     await h.reconciler.pass();
     const name = (await h.device()).lastRun!;
     h.now.t += 3_700_000;
-    const before = h.fake.requests.length;
+    const before = h.api.requests.length;
     await h.reconciler.pass();
     expect(h.writes(before)).toEqual([`delete workflows ${name}`, `delete jobs ${name}`, 'patch hardware node-1']);
     expect((await h.journal()).at(-1)).toMatch(new RegExp(`^warning: node-1: Workflow ${name} never reported its first action within its global timeout \\(3600 s\\); fleetd deleted it, and no later boot resumes it`));
-    expect(allowPXE(h)).toBe(false);
+    expect(await allowPXE(h)).toBe(false);
   });
 });
 
@@ -182,9 +196,8 @@ describe('desired_action retire', () => {
     expect(name).toMatch(/^retire-node-1-/);
     expect((await h.device()).status).toBe('decommissioning');
     h.now.t += 1_200_000;
-    tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStop: new Date(h.now.t - 900_000).toISOString() }] }] });
-    const m = objs(h, BMC, 'machines')[0]!;
-    h.fake.put({ ...(m as object), status: { powerState: power } } as never);
+    await tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStop: new Date(h.now.t - 900_000).toISOString() }] }] });
+    await h.status(BMC, 'machines', 'node-1', { powerState: power });
     await h.reconciler.pass();
     return { name, x: h };
   }
@@ -208,12 +221,12 @@ describe('controller hygiene', () => {
     await h.attested('node-1', 3_600_000);
     await h.reconciler.pass();
     await h.inventory.setDesiredAction(await h.device(), 'provision');
-    h.fake.conflictNext(1, { resource: 'hardware' });
+    h.api.conflictNext(1, { resource: 'hardware' });
     const r = await h.reconciler.pass();
     expect(r.error).toBeUndefined();
-    expect(objs(h, TB, 'workflows')).toHaveLength(1);
-    expect(objs(h, BMC, 'jobs')).toHaveLength(1);
-    expect(allowPXE(h)).toBe(true);
+    expect((await objs(h, TB, 'workflows'))).toHaveLength(1);
+    expect((await objs(h, BMC, 'jobs'))).toHaveLength(1);
+    expect(await allowPXE(h)).toBe(true);
     expect(await h.journal()).toHaveLength(1);
   });
 
@@ -221,7 +234,7 @@ describe('controller hygiene', () => {
     h = await harness();
     await h.attested('node-1', 3_600_000);
     await h.inventory.setDesiredAction(await h.device(), 'provision');
-    h.fake.failNext(1, { status: 503, verb: 'list', resource: 'workflows' });
+    h.api.failNext(1, { status: 503, verb: 'list', resource: 'workflows' });
     const r = await h.reconciler.pass();
     expect(r.error).toMatch(/^read: list workflows/);
     expect(h.writes()).toEqual([]);
@@ -235,13 +248,13 @@ describe('controller hygiene', () => {
     await h.attested('node-1', 3_600_000);
     await h.reconciler.pass();
     await h.inventory.setDesiredAction(await h.device(), 'provision');
-    h.fake.failNext(1, { status: 500, verb: 'create', resource: 'jobs' });
+    h.api.failNext(1, { status: 500, verb: 'create', resource: 'jobs' });
     expect((await h.reconciler.pass()).error).toMatch(/create Job/);
-    expect(objs(h, TB, 'workflows')).toHaveLength(1);
+    expect((await objs(h, TB, 'workflows'))).toHaveLength(1);
     expect((await h.device()).desiredAction).toBe('provision');
     await h.reconciler.pass();
-    expect(objs(h, TB, 'workflows')).toHaveLength(1);
-    expect(objs(h, BMC, 'jobs')).toHaveLength(1);
+    expect((await objs(h, TB, 'workflows'))).toHaveLength(1);
+    expect((await objs(h, BMC, 'jobs'))).toHaveLength(1);
     expect((await h.device()).desiredAction).toBeUndefined();
   });
 
@@ -265,14 +278,14 @@ describe('controller hygiene', () => {
     h = await harness();
     const a = new LeaderLease(h.kube, 'fleetd-a');
     expect(await a.hold()).toBe(true);
-    h.fake.conflictNext(1, { resource: 'leases' });
+    h.api.conflictNext(1, { resource: 'leases' });
     expect(await a.hold()).toBe(false);
     expect(await a.hold()).toBe(true);
   });
 
   it('a refused client certificate is a typed error', async () => {
     h = await harness();
-    h.fake.failNext(1, { status: 403, verb: 'list', resource: 'hardware' });
+    h.api.failNext(1, { status: 403, verb: 'list', resource: 'hardware' });
     await expect(h.kube.list('Hardware')).rejects.toBeInstanceOf(KubeError);
   });
 });
