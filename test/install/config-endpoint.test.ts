@@ -146,7 +146,7 @@ describe('issuing a code', () => {
   it('a control plane\'s config names the node in its API server SANs and carries the CA keys; a worker\'s carries none', async () => {
     env = await start({ className: 'controlplane' });
     const cp = parse((await fetch(env, await issue(env))).body) as { cluster: { apiServer: { certSANs: string[] }; ca: { key: string } }; machine: { ca: { key: string } } };
-    expect(cp.cluster.apiServer.certSANs).toEqual(['api.folly.example', '10.0.1.11', 'node-1']);
+    expect(cp.cluster.apiServer.certSANs).toEqual(['10.0.1.10', 'api.folly.example', '10.0.1.11', 'node-1']);
     expect(cp.cluster.ca.key).toBe(env.t.secrets.certs.k8s.key);
     const worker = parse(await readFile(join(env.t.classInputsDir, 'worker', 'config.yaml'), 'utf8')) as { cluster: { ca: { key: string } }; machine: { ca: { key: string } } };
     expect([worker.cluster.ca.key, worker.machine.ca.key]).toEqual(['', '']);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { readClassInputs } from '../../verifier/install/class-inputs.js';
+import { readClassInputs, renderClassInputs, type ClassSettings, type TalosSecrets } from '../../verifier/install/class-inputs.js';
 import { renderTalosConfig } from '../../verifier/install/talos-config.js';
 import { classInputs, SETTINGS } from './talos-fixture.js';
 
@@ -53,5 +53,23 @@ describe('rendered configs against Talos\'s own schema', () => {
     const check = talosValidator('v1.9.5');
     expect(check({ ...doc, machine: { ...doc.machine, instal: doc.machine.install } })).toContainEqual(expect.stringMatching(/^\/machine must NOT have additional properties \(instal\)$/));
     expect(check({ ...doc, machine: { ...doc.machine, install: { ...(doc.machine.install as object), wipe: 'no' } } })).toContainEqual('/machine/install/wipe must be boolean');
+  });
+});
+
+describe('fleet\'s base documents against what Talos itself generates', () => {
+  const STABILITY = join(SCHEMAS, 'v1.9.5', 'stability');
+  // Talos's stability test's inputs: its secrets bundle, cluster `base` at https://base:6443, Kubernetes 1.28.0.
+  const settings = {
+    clusterName: 'base', endpoint: 'https://base:6443', kubernetesVersion: 'v1.28.0', network: { gateway: '10.0.1.1' },
+    classes: { worker: { type: 'worker', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' }, controlplane: { type: 'controlplane', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5' } },
+  } as const;
+
+  it.each(['worker', 'controlplane'])('%s: field by field Talos 1.9\'s base-%s.yaml, but for the installer image fleet adds', (cls) => {
+    const secrets = parse(readFileSync(join(STABILITY, 'secrets.yaml'), 'utf8')) as TalosSecrets;
+    const ours = structuredClone(renderClassInputs(secrets, settings as unknown as ClassSettings).get(cls)!.config) as unknown as { machine: { install: Record<string, unknown> } };
+    // fleet's one addition to Talos's base: the class's installer image, which install runs.
+    expect(ours.machine.install.image).toBe('ghcr.io/siderolabs/installer:v1.9.5');
+    delete ours.machine.install.image;
+    expect(ours).toEqual(parse(readFileSync(join(STABILITY, `base-${cls}.yaml`), 'utf8')));
   });
 });

@@ -56,8 +56,32 @@ export function renderSeedInputs(settings: ClassSettings): Map<string, SeedInput
 }
 
 /**
- * Each class's base document from the cluster's secrets and settings. A worker's document holds
- * the cluster CA certificates but no CA key: only a control plane's inputs carry keys, so a stolen
+ * What Talos 1.9's own generator (`talosctl gen config`) puts in every base document beside the
+ * cluster's secrets and names: a test holds fleet's base documents to Talos's generated ones.
+ */
+const TALOS_DEFAULTS = {
+  kubelet: { defaultRuntimeSeccompProfileEnabled: true, disableManifestsDirectory: true },
+  features: { rbac: true, stableHostname: true, apidCheckExtKeyUsage: true, diskQuotaSupport: true, kubePrism: { enabled: true, port: 7445 }, hostDNS: { enabled: true, forwardKubeDNSToHost: true } },
+  discovery: { enabled: true, registries: { kubernetes: { disabled: true }, service: {} } },
+  controlPlaneNodeLabels: { 'node.kubernetes.io/exclude-from-external-load-balancers': '' },
+  admissionControl: [
+    {
+      name: 'PodSecurity',
+      configuration: {
+        apiVersion: 'pod-security.admission.config.k8s.io/v1alpha1',
+        defaults: { audit: 'restricted', 'audit-version': 'latest', enforce: 'baseline', 'enforce-version': 'latest', warn: 'restricted', 'warn-version': 'latest' },
+        exemptions: { namespaces: ['kube-system'], runtimeClasses: [], usernames: [] },
+        kind: 'PodSecurityConfiguration',
+      },
+    },
+  ],
+  auditPolicy: { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'Metadata' }] },
+} as const;
+
+/**
+ * Each class's base document from the cluster's secrets and settings, as Talos's own generator
+ * makes it (TALOS_DEFAULTS), plus the class's installer image. A worker's document holds the
+ * cluster CA certificates but no CA key: only a control plane's inputs carry keys, so a stolen
  * worker config signs nothing.
  */
 export function renderClassInputs(secrets: TalosSecrets, settings: ClassSettings): Map<string, { config: TalosConfig; network: ClassNetwork }> {
@@ -75,9 +99,11 @@ export function renderClassInputs(secrets: TalosSecrets, settings: ClassSettings
         token: secrets.trustdinfo.token,
         ca: { crt: c.os.crt, key: cp ? c.os.key : '' },
         certSANs: [],
-        kubelet: { image: `ghcr.io/siderolabs/kubelet:${settings.kubernetesVersion}` },
+        kubelet: { image: `ghcr.io/siderolabs/kubelet:${settings.kubernetesVersion}`, ...TALOS_DEFAULTS.kubelet },
+        network: {},
         install: { image: cls.installerImage, wipe: false },
-        features: { rbac: true },
+        features: structuredClone(TALOS_DEFAULTS.features),
+        ...(cp ? { nodeLabels: { ...TALOS_DEFAULTS.controlPlaneNodeLabels } } : {}),
       },
       cluster: {
         id: secrets.cluster.id,
@@ -98,9 +124,20 @@ export function renderClassInputs(secrets: TalosSecrets, settings: ClassSettings
               serviceAccount: { key: c.k8sserviceaccount.key },
               etcd: { ca: { crt: c.etcd.crt, key: c.etcd.key } },
               secretboxEncryptionSecret: secrets.secrets.secretboxencryptionsecret,
-              apiServer: { certSANs: settings.apiServerSANs ?? [] },
+              apiServer: {
+                image: `registry.k8s.io/kube-apiserver:${settings.kubernetesVersion}`,
+                // Talos names the endpoint's host first; the cluster's own SANs follow.
+                certSANs: [...new Set([new URL(settings.endpoint).hostname, ...(settings.apiServerSANs ?? [])])],
+                disablePodSecurityPolicy: true,
+                admissionControl: structuredClone(TALOS_DEFAULTS.admissionControl),
+                auditPolicy: structuredClone(TALOS_DEFAULTS.auditPolicy),
+              },
+              controllerManager: { image: `registry.k8s.io/kube-controller-manager:${settings.kubernetesVersion}` },
+              proxy: { image: `registry.k8s.io/kube-proxy:${settings.kubernetesVersion}` },
+              scheduler: { image: `registry.k8s.io/kube-scheduler:${settings.kubernetesVersion}` },
             }
           : {}),
+        discovery: structuredClone(TALOS_DEFAULTS.discovery),
       },
     };
     out.set(name, { config, network: { gateway: settings.network.gateway, ...(settings.network.nameservers ? { nameservers: settings.network.nameservers } : {}) } });
