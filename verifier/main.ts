@@ -43,9 +43,9 @@ ${INVENTORY_USAGE}
   --seed-url URL      where a disk-image node fetches its seed: <URL>/<code> (default <base-url>/v1/seed)
   --config-url URL    where an installed Talos node fetches its config: talos.config=<URL>/<code>
                       (default <base-url>/v1/config); without either, no run starts (the journal says so)
-  --class-inputs DIR  each class's Talos inputs (fleet render-class-inputs): needed to install Talos
+  --class-inputs DIR  each class's inputs (fleet render-class-inputs): a Talos class's, a disk-image class's seed's
   --target-kubeconfig FILE  the cluster nodes join: each node gets its own bootstrap token there
-  --config-ttl SEC    FLEET_CONFIG_TTL: how long a rendered config waits for its node (default 3600)
+  --config-ttl SEC    FLEET_CONFIG_TTL: how long a rendered config or seed waits for its node (default 3600)
 ${SYSLOG_USAGE}`;
 
 /** `fleet serve`: runs the verifier until SIGTERM or SIGINT. */
