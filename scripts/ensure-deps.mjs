@@ -34,6 +34,8 @@ const DEBIAN = {
   dash: 'dash',
   // Kubernetes' own CRD API server (built below) stores in etcd
   etcd: 'etcd-server',
+  // a real switch daemon sends LLDP in the capture test
+  lldpd: 'lldpd',
 };
 
 // The QEMU end-to-end tests (test/e2e, with --e2e): optional, since they skip themselves without

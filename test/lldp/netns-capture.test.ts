@@ -12,6 +12,7 @@ import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { concatBytes, fromHex } from '../../shared/bytes/hex.js';
 import { parseLldpFrame } from '../../shared/lldp/parse.js';
+import { seenPort } from '../../verifier/attest/seen-port.js';
 import { AGENT_BUNDLE } from '../../scripts/build.js';
 import { tlv } from './fixtures.js';
 import { buildLldpFrame } from './frame.js';
@@ -135,6 +136,43 @@ describe.skipIf(!isRoot)('live LLDP capture in a network namespace (root)', () =
     expect(parsed.ttl).toBe(SWITCH.ttl);
     expect(parsed.systemName).toBe(SWITCH.systemName);
     expect(parsed.portDescription).toBe(SWITCH.portDescription);
+  });
+
+  it('a real switch daemon (lldpd) on the far end: the capture takes its frame, and the port it names is the one the verifier reads', async () => {
+    const pair = vethPair();
+    const dir = mkdtempSync(join(tmpdir(), 'fleet-lldpd-'));
+    chmodSync(dir, 0o755); // lldpd's unprivileged half reaches its socket here
+    const ctl = join(dir, 'lldpd.socket');
+    const inSwitch = (cmd: string, args: string[]) => ['netns', 'exec', pair.switchNs, cmd, ...args];
+    // Foreground, this NIC only, its own control socket: nothing of the machine's own lldpd (if any) is touched.
+    const lldpd = spawn('ip', inSwitch('lldpd', ['-d', '-I', pair.switchNic, '-u', ctl]), { stdio: 'ignore' });
+    children.add(lldpd);
+    try {
+      const cli = (...a: string[]) => execFileSync('ip', inSwitch('lldpcli', ['-u', ctl, ...a]), { stdio: ['ignore', 'pipe', 'pipe'] });
+      for (let i = 0; ; i++) {
+        try {
+          cli('configure', 'system', 'hostname', SWITCH.systemName);
+          break;
+        } catch (err) {
+          if (i > 50) throw err;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+      cli('configure', 'lldp', 'portidsubtype', 'ifname');
+      cli('configure', 'ports', pair.switchNic, 'lldp', 'portdescription', SWITCH.portDescription);
+      const running = probe({ ns: pair.hostNs, nic: pair.hostNic, timeoutMs: 30_000 });
+      await waitForCaptureSocket(pair);
+      cli('configure', 'lldp', 'tx-interval', '1');
+      const run = await running;
+      expect(run.code, run.stderr).toBe(0);
+      const parsed = parseLldpFrame(fromHex(run.result!.frame!));
+      expect(parsed.systemName).toBe(SWITCH.systemName);
+      // The switch port as the verifier reads it from the frame the agent reports.
+      expect(seenPort(run.result!.frame!)).toEqual({ port: pair.switchNic, names: [pair.switchNic, SWITCH.portDescription] });
+    } finally {
+      lldpd.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('captures an LLDPDU behind an 802.1Q tag', async () => {
