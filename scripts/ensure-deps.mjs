@@ -3,7 +3,7 @@
 // installs the npm packages and the Debian packages the tests and demo drive (swtpm, tpm2-tools).
 // Plain JS on purpose: on a fresh clone nothing from npm is installed yet. Quiet when all is present.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,9 +120,33 @@ function ensureCrdServer() {
   }
 }
 
+/**
+ * Debian's chronyd, a real NTP server for the agent's clock test: its package extracted into
+ * $TMPDIR (installing it would remove systemd-timesyncd).
+ */
+function ensureChrony() {
+  const dir = join(process.env.TMPDIR || tmpdir(), 'fleet-chrony');
+  if (existsSync(join(dir, 'root', 'usr', 'sbin', 'chronyd'))) return;
+  console.error("setup: extracting Debian's chrony package for the clock test");
+  mkdirSync(dir, { recursive: true });
+  const get = () => spawnSync('apt-get', ['download', '-q', 'chrony'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+  if (!get()) {
+    execFileSync('apt-get', ['update', '-q'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (!get()) {
+      console.error('setup: apt-get could not download chrony');
+      process.exit(1);
+    }
+  }
+  const deb = readdirSync(dir).find((f) => f.startsWith('chrony_') && f.endsWith('.deb'));
+  execFileSync('dpkg-deb', ['-x', join(dir, deb), join(dir, 'root')]);
+}
+
 // Debian first: native npm packages (cap) build against its headers.
 ensureDebian(process.argv.includes('--e2e'));
-if (process.argv.includes('--e2e')) ensureCrdServer();
+if (process.argv.includes('--e2e')) {
+  ensureCrdServer();
+  ensureChrony();
+}
 ensureNpm();
 // The package.json must still parse: a truncated checkout is a setup problem, say it here.
 JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

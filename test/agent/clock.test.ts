@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { setClock } from '../../agent/clock/set-clock.js';
 import { ntpToUnixMs, querySntp, readSntpAnswer, sntpRequest, unixMsToNtp } from '../../agent/clock/sntp.js';
+import { Chrony } from './chrony.js';
 import { SntpServer, type SntpBehaviour } from './sntp-server.js';
 
 let server: SntpServer | undefined;
@@ -56,6 +57,20 @@ describe('the clock from fleet_ntp_server (a real SNTP server on loopback)', () 
     expect(line).toMatch(new RegExp(`^clock: set from 127\\.0\\.0\\.1:${server.port} \\(it was 3600\\.\\d{3} s behind, stratum 2\\)$`));
     expect(set).toHaveLength(1);
     expect(Math.abs(set[0]! - (Date.now() + 3_600_000))).toBeLessThan(2000);
+  });
+
+  it('a real NTP server (chronyd): its answer is read, and a clock that agrees with it is left as is', async () => {
+    const chrony = await Chrony.start();
+    try {
+      const answer = await querySntp('127.0.0.1', chrony.port);
+      expect(answer.stratum).toBe(3);
+      expect(Math.abs(answer.offsetMs)).toBeLessThan(500);
+      const set: number[] = [];
+      expect(await setClock({ host: '127.0.0.1', port: chrony.port }, { set: async (ms) => void set.push(ms) })).toMatch(new RegExp(`^clock: within \\d+ ms of 127\\.0\\.0\\.1:${chrony.port}; left as is$`));
+      expect(set).toEqual([]);
+    } finally {
+      await chrony.stop();
+    }
   });
 
   it('leaves a clock that is already right alone', async () => {
