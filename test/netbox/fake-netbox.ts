@@ -64,6 +64,46 @@ export interface FakeNetBoxOptions {
   maxPageSize?: number;
   /** Clock for created/last_updated/time (ms since the epoch). */
   now?: () => number;
+  /** The superuser seeding records its changes as (default `admin`, password `admin-password`). */
+  adminUsername?: string;
+  adminPassword?: string;
+}
+
+/** NetBox's object permission actions. */
+export type PermissionAction = 'view' | 'add' | 'change' | 'delete';
+/** Object types by action: `{view: ['dcim.device'], change: ['dcim.device']}`. */
+export type Permissions = Partial<Record<PermissionAction, readonly string[]>>;
+
+/** The object type behind each endpoint the fake serves (NetBox's ObjectPermission.object_types). */
+const ENDPOINT_OBJECT_TYPES: Record<string, string> = {
+  'dcim/devices': 'dcim.device',
+  'dcim/interfaces': 'dcim.interface',
+  'dcim/mac-addresses': 'dcim.macaddress',
+  'dcim/cables': 'dcim.cable',
+  'extras/journal-entries': 'extras.journalentry',
+  'core/object-changes': 'core.objectchange',
+};
+
+/** netbox/api/authentication.py TokenPermissions.perms_map: the action each method needs. */
+const METHOD_ACTIONS: Record<string, PermissionAction> = {
+  GET: 'view',
+  HEAD: 'view',
+  OPTIONS: 'view',
+  POST: 'add',
+  PUT: 'change',
+  PATCH: 'change',
+  DELETE: 'delete',
+};
+
+export interface TokenOptions {
+  version?: 1 | 2;
+  writeEnabled?: boolean;
+  enabled?: boolean;
+  expires?: string | null;
+  /** v2: the key (12 letters and digits). Default: random. */
+  key?: string;
+  /** v1: the whole token; v2: the secret (40 letters and digits). Default: random. */
+  secret?: string;
 }
 
 export interface FaultMatch {
@@ -140,13 +180,15 @@ export class FakeNetBox {
   #faults: Fault[] = [];
   #delays: Delay[] = [];
   #timers = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+  /** Object permissions by user id (`change:dcim.device`); a user without an entry may do everything. */
+  #permissions = new Map<number, Set<string>>();
 
   private constructor(options: FakeNetBoxOptions) {
     this.model = new FakeNetBoxModel(options.customFields ?? FLEET_CUSTOM_FIELDS, new MicroClock(options.now));
     this.version = options.version ?? '4.6.8';
     this.paginateCount = options.paginateCount ?? 50;
     this.maxPageSize = options.maxPageSize ?? 1000;
-    this.adminUser = this.addUser('admin', 'admin-password');
+    this.adminUser = this.addUser(options.adminUsername ?? 'admin', options.adminPassword ?? `${options.adminUsername ?? 'admin'}-password`);
     this.fleetUser = this.addUser('fleet', 'fleet-password');
     this.token = this.addToken('fleet', { version: 1 });
     this.tokenV2 = this.addToken('fleet', { version: 2 });
@@ -205,11 +247,27 @@ export class FakeNetBox {
    * Adds a token for `username` (created if needed) and answers the string a client sends:
    * 40 hex characters (v1), or `nbt_<key>.<secret>` (v2).
    */
-  addToken(username: string, options: { version?: 1 | 2; writeEnabled?: boolean; enabled?: boolean; expires?: string | null } = {}): string {
+  addToken(username: string, options: TokenOptions = {}): string {
     return this.#tokenString(this.#createToken(this.addUser(username), options));
   }
 
-  #createToken(user: UserRec, options: { version?: 1 | 2; writeEnabled?: boolean; enabled?: boolean; expires?: string | null }): TokenRec {
+  /**
+   * Gives a user NetBox object permissions: only the listed actions on the listed object types
+   * (`core.objectchange`, `dcim.device`, …). A user never given any (like a superuser) may do everything.
+   */
+  setPermissions(username: string, permissions: Permissions): void {
+    const user = this.addUser(username);
+    const granted = new Set<string>();
+    for (const [action, types] of Object.entries(permissions)) for (const t of types ?? []) granted.add(`${action}:${t}`);
+    this.#permissions.set(user.id, granted);
+  }
+
+  #permitted(user: UserRec, action: PermissionAction, objectType: string): boolean {
+    const granted = this.#permissions.get(user.id);
+    return granted === undefined || granted.has(`${action}:${objectType}`);
+  }
+
+  #createToken(user: UserRec, options: TokenOptions): TokenRec {
     const version = options.version ?? 2;
     const alnum = (n: number): string => {
       const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -218,8 +276,9 @@ export class FakeNetBox {
     const token: TokenRec = {
       id: this.model.nextId('token'),
       version,
-      key: version === 2 ? alnum(12) : null,
-      secret: version === 2 ? alnum(40) : randomBytes(20).toString('hex'),
+      key: version === 2 ? options.key ?? alnum(12) : null,
+      // users/constants.py: TOKEN_CHARSET = ascii_letters + digits, TOKEN_DEFAULT_LENGTH = 40 (v1 and v2 alike).
+      secret: options.secret ?? alnum(40),
       userId: user.id,
       writeEnabled: options.writeEnabled ?? true,
       enabled: options.enabled ?? true,
@@ -347,6 +406,47 @@ export class FakeNetBox {
         id: iface.device,
       });
     }
+    return rec.id;
+  }
+
+  /**
+   * Creates IP address `address` on an interface of the device and makes it the device's primary
+   * IPv4, as terraform would (an update of the device in its changelog). Answers the IP's id.
+   */
+  setPrimaryIp4(deviceId: number, address: string, interfaceId?: number): number {
+    const d = this.model.devices.get(deviceId);
+    if (!d) throw new Error(`fake-netbox: no device ${deviceId}`);
+    if (interfaceId !== undefined && this.model.interfaces.get(interfaceId)?.device !== deviceId) {
+      throw new Error(`fake-netbox: interface ${interfaceId} is not on device ${deviceId}`);
+    }
+    const ip = this.model.nextId('ip');
+    this.model.ips.set(ip, { id: ip, address, dns_name: '', description: '' });
+    const pre = this.model.snapshot('dcim.device', deviceId);
+    d.primary_ip4 = ip;
+    d.last_updated = this.model.clock.tick().iso;
+    this.#record(this.#seedCtx(), 'update', 'dcim.device', deviceId, pre, this.model.snapshot('dcim.device', deviceId));
+    return ip;
+  }
+
+  /** Adds a journal entry on a device, written by `admin`. Answers its id. */
+  addJournalEntry(options: { deviceId: number; kind?: 'info' | 'success' | 'warning' | 'danger'; comments: string }): number {
+    if (!this.model.devices.has(options.deviceId)) throw new Error(`fake-netbox: no device ${options.deviceId}`);
+    const now = this.model.clock.tick().iso;
+    const rec: JournalRec = {
+      id: this.model.nextId('journal'),
+      assigned_object_type: 'dcim.device',
+      assigned_object_id: options.deviceId,
+      created_by: this.adminUser.id,
+      kind: options.kind ?? 'info',
+      comments: options.comments,
+      created: now,
+      last_updated: now,
+    };
+    this.model.journal.set(rec.id, rec);
+    this.#record(this.#seedCtx(), 'create', 'extras.journalentry', rec.id, null, this.model.snapshot('extras.journalentry', rec.id), {
+      type: 'dcim.device',
+      id: options.deviceId,
+    });
     return rec.id;
   }
 
@@ -562,6 +662,11 @@ export class FakeNetBox {
     if (auth.user === null) return detail(403, NOT_PROVIDED);
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
     if (unsafe && !auth.token.writeEnabled) return detail(403, NO_PERMISSION);
+    // Object permissions (NetBox's ObjectPermission via TokenPermissions) are checked before the
+    // method is considered: POST to the read-only changelog without add permission is 403, not 405.
+    const objectType = ENDPOINT_OBJECT_TYPES[resource];
+    const action = METHOD_ACTIONS[method];
+    if (objectType !== undefined && action !== undefined && !this.#permitted(auth.user, action, objectType)) return detail(403, NO_PERMISSION);
 
     let body: unknown;
     if (unsafe) {
@@ -760,7 +865,8 @@ export class FakeNetBox {
       display: version === 2 ? t.key : `${'*'.repeat(34)}${t.secret.slice(-6)}`,
       version,
       user: this.model.userBrief(origin, user),
-      key: version === 2 ? t.key : t.secret,
+      // NetBox 4.5: a v1 token has no key; the plaintext is in `token` (token-v1-format.json).
+      key: version === 2 ? t.key : null,
       created: t.created,
       expires: t.expires,
       last_used: null,
