@@ -10,7 +10,8 @@ import { Reconciler } from '../verifier/reconcile/reconciler.js';
 import { openDatabase } from '../verifier/state/database.js';
 import { LocalStore } from '../verifier/state/local-store.js';
 import { RIG_CATALOGUE } from '../test/swtpm/rig.js';
-import { fleetNode } from './reconcile-fleet.js';
+import { CrdServer } from '../test/kube/crd-server.js';
+import { fleetNode, fleetObjects } from './reconcile-fleet.js';
 import type { Figure, Suite } from './run.js';
 
 const PASSES = 5;
@@ -33,10 +34,20 @@ async function fakeKube(n: number) {
   };
 }
 
+/**
+ * Kubernetes' own CRD server with the real CRDs (its own processes), seeded with the same fleet;
+ * it counts no requests.
+ */
+async function realKube(n: number) {
+  const server = await CrdServer.start();
+  for (const o of fleetObjects(n, 'tinkerbell')) await server.create(o as never, o.kind === 'Hardware' ? 'hardware' : 'machines');
+  return { kubeconfig: server.kubeconfigPath, counts: async () => ({}) as Record<string, number>, stop: () => server.stop() };
+}
+
 /** A steady pass (nothing to change) over n devices: writes, API requests, and fleetd's CPU time. */
-async function steadyPass(n: number): Promise<{ writes: number; cpuMs: number; requests: Record<string, number> }> {
+async function steadyPass(n: number, api: (n: number) => Promise<Awaited<ReturnType<typeof fakeKube>>> = fakeKube): Promise<{ writes: number; cpuMs: number; requests: Record<string, number> }> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-bench-reconcile-'));
-  const kube = await fakeKube(n);
+  const kube = await api(n);
   const db = openDatabase(join(dir, 'state'));
   try {
     const nodes: Record<string, Record<string, unknown>> = {};
@@ -83,12 +94,16 @@ export const suite: Suite = {
   title: 'reconcile: a steady pass over a converged fleet (fleetd\'s process only; the API server in another)',
   async run(): Promise<Figure[]> {
     const small = await steadyPass(1000);
+    const real = await steadyPass(1000, realKube);
     const large = await steadyPass(10_000);
     const show = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ');
     return [
       { name: 'reconcile_1000_writes', value: small.writes, unit: 'writes', goal: '0', note: `over ${PASSES} passes` },
       { name: 'reconcile_1000_cpu_ms', value: small.cpuMs, unit: 'ms', goal: '< 200', note: `median of ${PASSES}; requests a pass: ${show(small.requests)}` },
       { name: 'reconcile_1000_requests', value: Object.values(small.requests).reduce((a, b) => a + b, 0), unit: 'requests' },
+      { name: 'reconcile_1000_real_api_writes', value: real.writes, unit: 'writes', goal: '0', note: 'against Kubernetes\' own CRD server with the real CRDs' },
+      { name: 'reconcile_1000_real_api_cpu_ms', value: real.cpuMs, unit: 'ms', goal: '< 200', note: `median of ${PASSES}, the same fleet on the real CRD server` },
+      { name: 'reconcile_1000_cpu_real_api_over_fake', value: real.cpuMs / small.cpuMs, unit: 'x', note: 'the same pass, side by side: what the real server\'s answers cost fleetd' },
       { name: 'reconcile_10000_writes', value: large.writes, unit: 'writes', goal: '0' },
       { name: 'reconcile_10000_cpu_ms', value: large.cpuMs, unit: 'ms', note: `median of ${PASSES}; requests a pass: ${show(large.requests)}` },
       { name: 'reconcile_cpu_growth_10000_vs_1000', value: large.cpuMs / small.cpuMs, unit: 'x', note: 'linear is 10' },
