@@ -36,6 +36,8 @@ const DEBIAN = {
   etcd: 'etcd-server',
   // a real switch daemon sends LLDP in the capture test
   lldpd: 'lldpd',
+  // a private Docker engine: its syslog log driver is what HookOS sends an action's output with
+  dockerd: 'docker.io',
 };
 
 // The QEMU end-to-end tests (test/e2e, with --e2e): optional, since they skip themselves without

@@ -1,5 +1,6 @@
 /**
- * The receiver over a real UDP socket, fed by real senders (logger, busybox syslogd -R, a flood),
+ * The receiver over a real UDP socket, fed by real senders (Docker's syslog driver, logger,
+ * busybox syslogd -R, a flood),
  * writing to a journald stand-in (the private journald is journald.test.ts's).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,6 +14,7 @@ import { JournalSocket } from '../../verifier/syslog/journal-socket.js';
 import { startSyslogReceiver, type SyslogReceiverOptions } from '../../verifier/syslog/receiver.js';
 import { Metrics } from '../../verifier/metrics.js';
 import { fakeJournal } from './fake-journal.js';
+import { DockerEngine } from '../docker/engine.js';
 import { BUSYBOX_LINES, busyboxRemote, logger } from './senders.js';
 import { waitUntil } from './wait.js';
 
@@ -55,6 +57,25 @@ describe('the syslog receiver', () => {
     expect(await counter(metrics, 'fleet_syslog_written_total')).toEqual({ '': 2 });
     expect(audits).toContainEqual(['syslog.listening', expect.objectContaining({ port: receiver.port, recvBufferBytes: receiver.recvBufferBytes })]);
   });
+
+  it('Docker\'s own syslog log driver, the sender HookOS uses for every container: one entry per line, under the container\'s tag', async () => {
+    const engine = await DockerEngine.start();
+    cleanups.push(() => engine.stop());
+    await engine.importPrograms('fleet-test/sender:1', ['/usr/bin/busybox']);
+    const { journal, receiver } = await rig();
+    // What HookOS's Docker does with an action's output (syslog_host on the kernel command line).
+    await engine.docker(['run', '--rm', '--network', 'none', '--log-driver', 'syslog', '--log-opt', `syslog-address=udp://127.0.0.1:${receiver.port}`,
+      '--log-opt', 'syslog-format=rfc3164', '--log-opt', 'tag=wipe-disk', 'fleet-test/sender:1', '/usr/bin/busybox', 'sh', '-c', 'echo "wipe: /dev/nvme0n1 reports the serial S4EV"; echo "wipe: no install code" >&2']);
+    await journal.waitFor(2);
+    expect(journal.entries.map((e) => e.MESSAGE).sort()).toEqual(['wipe: /dev/nvme0n1 reports the serial S4EV', 'wipe: no install code']);
+    for (const e of journal.entries) {
+      // daemon.info for stdout, daemon.err for stderr, as Docker's driver sends them
+      expect(e).toMatchObject({ SYSLOG_IDENTIFIER: 'hookos', HOOKOS_HOST: '127.0.0.1', HOOKOS_PROGRAM: 'wipe-disk', SYSLOG_FACILITY: '3' });
+      expect(e.HOOKOS_PID).toMatch(/^\d+$/);
+      expect(e.HOOKOS_SYSLOG_ANOMALY).toBeUndefined();
+    }
+    expect(journal.entries.map((e) => e.PRIORITY).sort()).toEqual(['3', '6']);
+  }, 120_000);
 
   it('busybox syslogd -R (no host name, a newline at the end)', async () => {
     const { journal, receiver } = await rig();
