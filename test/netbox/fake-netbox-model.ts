@@ -244,6 +244,8 @@ export class FakeNetBoxModel {
   readonly changes = new Map<number, ChangeRec>();
   readonly customFields: Map<string, CustomFieldDef>;
   readonly clock: MicroClock;
+  /** The NetBox version served (`4.5.10`): a few nested shapes differ between 4.5 and 4.6. */
+  netboxVersion = '4.6.8';
   #ids = new Map<string, number>();
 
   constructor(customFields: readonly CustomFieldDef[], clock: MicroClock) {
@@ -313,19 +315,19 @@ export class FakeNetBoxModel {
   }
 
   ipNested(o: string, ip: IpRec): Record<string, unknown> {
+    const brief = this.netboxVersion.startsWith('4.5.');
     // DeviceSerializer: IPAddressSerializer(nested=True, fields=[*brief_fields, 'dns_name', 'nat_inside', 'nat_outside'])
     const family = ip.address.includes(':') ? { value: 6, label: 'IPv6' } : { value: 4, label: 'IPv4' };
-    return {
+    const out: Record<string, unknown> = {
       id: ip.id,
       url: `${o}/api/ipam/ip-addresses/${ip.id}/`,
       display: ip.address,
       family,
       address: ip.address,
       description: ip.description,
-      dns_name: ip.dns_name,
-      nat_inside: null,
-      nat_outside: [],
     };
+    // NetBox 4.5.10 nests the brief fields only (devices-by-serial.json).
+    return brief ? out : { ...out, dns_name: ip.dns_name, nat_inside: null, nat_outside: [] };
   }
 
   /** The brief form of any object, by its object type (`dcim.device`), or null when it is gone. */
@@ -385,6 +387,7 @@ export class FakeNetBoxModel {
         model: type.model,
         slug: type.slug,
         description: '',
+        device_count: [...this.devices.values()].filter((x) => x.role === d.role).length,
       },
       role: {
         id: role.id,
@@ -394,6 +397,8 @@ export class FakeNetBoxModel {
         slug: role.slug,
         description: '',
         _depth: 0,
+        device_count: [...this.devices.values()].filter((x) => x.role === d.role).length,
+        virtualmachine_count: 0,
       },
       tenant: null,
       platform: null,
@@ -494,7 +499,7 @@ export class FakeNetBoxModel {
       vlan_translation_policy: null,
       mark_connected: i.mark_connected,
       cable: cable ? this.cableBrief(o, cable) : null,
-      cable_end: i.cable_end,
+      cable_end: i.cable_end === '' ? null : i.cable_end, // NetBox 4.5: null without a cable
       wireless_link: null,
       link_peers: peers.map((p) => this.interfaceBrief(o, p)),
       link_peers_type: connected ? 'dcim.interface' : null,
@@ -503,7 +508,7 @@ export class FakeNetBoxModel {
       l2vpn_termination: null,
       connected_endpoints: connected ? peers.map((p) => this.interfaceBrief(o, p)) : null,
       connected_endpoints_type: connected ? 'dcim.interface' : null,
-      connected_endpoints_reachable: connected ? cable?.status === 'connected' : null,
+      connected_endpoints_reachable: connected ? cable?.status === 'connected' : false,
       owner: null,
       tags: [],
       custom_fields: {},
@@ -628,7 +633,7 @@ export class FakeNetBoxModel {
           position: null,
           face: '',
           status: d.status,
-          airflow: '',
+          airflow: null,
           primary_ip4: d.primary_ip4,
           primary_ip6: null,
           oob_ip: null,
@@ -643,8 +648,20 @@ export class FakeNetBoxModel {
           config_template: null,
           local_context_data: null,
           owner: null,
+          // Only the custom fields ever set (custom_field_data), not every defined one.
           custom_fields: structuredClone(d.custom_field_data),
           tags: [],
+          // Device's cached component counts (serialize_object includes them).
+          console_port_count: 0,
+          console_server_port_count: 0,
+          power_port_count: 0,
+          power_outlet_count: 0,
+          interface_count: [...this.interfaces.values()].filter((i) => i.device === d.id).length,
+          front_port_count: 0,
+          rear_port_count: 0,
+          device_bay_count: 0,
+          module_bay_count: 0,
+          inventory_item_count: 0,
         };
       }
       case 'dcim.interface': {
@@ -659,7 +676,7 @@ export class FakeNetBoxModel {
           mgmt_only: i.mgmt_only,
           mark_connected: i.mark_connected,
           cable: i.cable,
-          cable_end: i.cable_end,
+          cable_end: i.cable_end === '' ? null : i.cable_end,
           primary_mac_address: i.primary_mac_address,
           description: i.description,
           owner: null,
@@ -729,7 +746,8 @@ function journalDisplay(j: JournalRec): string {
   return `${j.created.slice(0, 16).replace('T', ' ')} (${JOURNAL_KIND_LABELS[j.kind] ?? j.kind})`;
 }
 
-const CONTENT_TYPE_IDS: Record<string, number> = {
+/** ObjectType (content type) ids as a freshly migrated NetBox numbers them. */
+export const CONTENT_TYPE_IDS: Readonly<Record<string, number>> = {
   'dcim.device': 31,
   'dcim.interface': 44,
   'dcim.macaddress': 95,
@@ -737,12 +755,12 @@ const CONTENT_TYPE_IDS: Record<string, number> = {
   'extras.journalentry': 70,
 };
 
-function contentTypeId(type: string): number {
+export function contentTypeId(type: string): number {
   return CONTENT_TYPE_IDS[type] ?? 0;
 }
 
 /** Django's ContentType.__str__ (`app_labeled_name`). */
-function contentTypeLabel(type: string): string {
+export function contentTypeLabel(type: string): string {
   const [app, model] = type.split('.');
   const apps: Record<string, string> = { dcim: 'DCIM', extras: 'Extras', ipam: 'IPAM', core: 'Core' };
   const models: Record<string, string> = { macaddress: 'MAC address', journalentry: 'journal entry' };

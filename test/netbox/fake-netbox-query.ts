@@ -8,7 +8,7 @@
  * A parameter that is a real NetBox filter the fake does not implement answers 400 with a
  * `fake-netbox:` detail, so a test can never pass because the fake ignored what NetBox would apply.
  */
-import { normalizeMac, parseIsoMicros, type ChangeRec, type CustomFieldDef, type DeviceRec, type FakeNetBoxModel } from './fake-netbox-model.js';
+import { contentTypeId, CONTENT_TYPE_IDS, normalizeMac, parseIsoMicros, type ChangeRec, type CustomFieldDef, type DeviceRec, type FakeNetBoxModel } from './fake-netbox-model.js';
 
 export type Errors = Record<string, string[]>;
 type Pred<T> = (o: T) => boolean;
@@ -27,8 +27,8 @@ const NOT_IMPLEMENTED_PARAMS = new Set(['fields', 'exclude', 'omit', 'include', 
 /** Real NetBox filters on these endpoints that the fake does not implement. */
 const REAL_BUT_UNIMPLEMENTED: Record<string, string[]> = {
   devices: [
-    'site', 'site_id', 'role', 'role_id', 'device_type', 'device_type_id', 'manufacturer', 'manufacturer_id', 'tag',
-    'tenant', 'tenant_id', 'platform', 'platform_id', 'rack_id', 'location_id', 'has_primary_ip', 'mac_address',
+    'site', 'site_id', 'role_id', 'device_type', 'device_type_id', 'manufacturer', 'manufacturer_id', 'tag',
+    'tenant', 'tenant_id', 'platform', 'platform_id', 'rack_id', 'location_id', 'has_primary_ip',
     'asset_tag', 'model', 'cluster_id', 'virtual_chassis_id', 'interfaces', 'description', 'created', 'last_updated',
   ],
   interfaces: [
@@ -38,7 +38,7 @@ const REAL_BUT_UNIMPLEMENTED: Record<string, string[]> = {
   'mac-addresses': ['device', 'device_id', 'interface', 'interface_id', 'assigned', 'primary', 'description'],
   cables: ['device', 'device_id', 'status', 'site', 'site_id', 'interface_id', 'label', 'termination_a_id', 'termination_b_id', 'type'],
   'journal-entries': ['created_by', 'created_by_id', 'created_after', 'created_before', 'assigned_object_type_id'],
-  'object-changes': ['user', 'user_id', 'related_object_type', 'related_object_id', 'object_repr', 'changed_object_type_id'],
+  'object-changes': ['user', 'user_id', 'related_object_type', 'related_object_id', 'object_repr'],
 };
 
 type Filters<T> = Record<string, (values: string[], model: FakeNetBoxModel) => { pred?: Pred<T>; error?: string[] }>;
@@ -110,6 +110,22 @@ export function deviceFilters(model: FakeNetBoxModel): Filters<DeviceRec> {
     name: exact((d) => d.name, true), // MultiValueCharFilter(lookup_expr='iexact')
     serial: exact((d) => d.serial, true), // MultiValueCharFilter(lookup_expr='iexact')
     status: choice((d) => d.status, Object.keys(STATUS)),
+    // role: ModelMultipleChoiceFilter(field_name='role__slug'); the fake's roles are `server` and `switch`.
+    role: choice((d) => d.role, ['server', 'switch']),
+    // MultiValueMACAddressFilter(field_name='interfaces__mac_addresses__mac_address'): any MAC object of
+    // any interface of the device; a value that is no MAC matches nothing (filter-devices-mac-address.json).
+    mac_address: (values) => {
+      const wanted = values.map(normalizeMac).filter((m): m is string => m !== null);
+      return {
+        pred: (d) =>
+          [...model.macs.values()].some(
+            (m) =>
+              wanted.includes(m.mac_address) &&
+              m.assigned_object_type === 'dcim.interface' &&
+              model.interfaces.get(m.assigned_object_id ?? -1)?.device === d.id,
+          ),
+      };
+    },
   };
   for (const cf of model.customFields.values()) {
     const filter = customFieldFilter(cf);
@@ -185,6 +201,13 @@ export function changeFilters(): Filters<ChangeRec> {
     action: choice((c) => c.action, ['create', 'update', 'delete']),
     changed_object_type: (values) => ({ pred: (c) => values.map((v) => v.toLowerCase()).includes(c.changed_object_type) }),
     changed_object_id: ids((c) => c.changed_object_id),
+    // ModelMultipleChoiceFilter(queryset=ObjectType.objects.all()): a number that is an object type's id.
+    changed_object_type_id: (values) => {
+      for (const v of values) if (!/^\s*\d+\s*$/.test(v)) return { error: [`“${v}” is not a valid value.`] };
+      const wanted = values.map(Number);
+      for (const v of wanted) if (!Object.values(CONTENT_TYPE_IDS).includes(v)) return { error: [choiceError(String(v))] };
+      return { pred: (c) => wanted.includes(contentTypeId(c.changed_object_type)) };
+    },
     // DateTimeFromToRangeFilter(name='time') reads time_after / time_before; time__gte is no filter at all.
     time_after: time((a, b) => a >= b),
     time_before: time((a, b) => a <= b),

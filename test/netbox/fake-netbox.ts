@@ -1,5 +1,6 @@
 /**
- * A faithful fake NetBox 4.6 for fleet's tests: a real HTTP server on 127.0.0.1 (port 0) that keeps
+ * A faithful fake NetBox 4.6 (or 4.5, `version: '4.5.10'`) for fleet's tests, replayed against a real
+ * NetBox 4.5.10's recorded answers in recorded-replay.test.ts: a real HTTP server on 127.0.0.1 (port 0) that keeps
  * its objects in memory and answers with NetBox's shapes, status codes and error bodies, as read
  * from NetBox's source (netbox/netbox/api/authentication.py, pagination.py, the serializers and
  * filtersets of dcim/extras/core, extras/api/customfields.py, netbox/models/features.py).
@@ -13,6 +14,10 @@
  * - every write through the API records an ObjectChange (user, request id, pre/post data), and an
  *   update that changes nothing records none (CHANGELOG_SKIP_EMPTY_CHANGES, on by default);
  * - auth failures are 403 with NetBox's `detail` strings; a read-only token gets 403 on writes;
+ * - object permissions per user (setPermissions: view/add/change/delete per object type) are checked
+ *   before the method: a user without them gets 403 "You do not have permission…", not 405;
+ * - v1 tokens are 40 letters and digits; a v1 provisioning answers `key: null` and the token in `token`;
+ * - changelog snapshots hold only the custom fields ever set, and a creation's prechange_data is {};
  * - a missing object is 404 `{"detail": "No Device matches the given query."}` (DRF 3.15+).
  *
  * Test-only controls (not HTTP): seeding (devices, interfaces, MACs, cables, a custom field set "as
@@ -22,6 +27,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  contentTypeLabel,
   FakeNetBoxModel,
   FLEET_CUSTOM_FIELDS,
   MicroClock,
@@ -188,6 +194,7 @@ export class FakeNetBox {
     this.version = options.version ?? '4.6.8';
     this.paginateCount = options.paginateCount ?? 50;
     this.maxPageSize = options.maxPageSize ?? 1000;
+    this.model.netboxVersion = this.version;
     this.adminUser = this.addUser(options.adminUsername ?? 'admin', options.adminPassword ?? `${options.adminUsername ?? 'admin'}-password`);
     this.fleetUser = this.addUser('fleet', 'fleet-password');
     this.token = this.addToken('fleet', { version: 1 });
@@ -316,8 +323,8 @@ export class FakeNetBox {
       ip = this.model.nextId('ip');
       this.model.ips.set(ip, { id: ip, address: options.primaryIp4, dns_name: '', description: '' });
     }
+    // custom_field_data holds only the fields ever set (changelog snapshots show just those).
     const cf: Record<string, unknown> = {};
-    for (const def of this.model.customFields.values()) cf[def.name] = null;
     const device: DeviceRec = {
       id: this.model.nextId('device'),
       name: options.name,
@@ -650,7 +657,10 @@ export class FakeNetBox {
     const m = /^\/api\/(status|dcim\/devices|dcim\/interfaces|dcim\/mac-addresses|dcim\/cables|extras\/journal-entries|core\/object-changes)\/(?:(\d+)\/)?$/.exec(path);
     if (!m) {
       const withoutSlash = /^\/api\/[a-z/-]+[^/]$/.test(path);
-      if (withoutSlash && method === 'GET') return { status: 301, body: undefined, headers: { Location: `${path}/${url.search}` }, raw: '' };
+      if (withoutSlash && method === 'GET') {
+        // Django's APPEND_SLASH: a relative Location, the query kept, an empty text/html body.
+        return { status: 301, body: undefined, headers: { Location: `${path}/${url.search}` }, raw: '', contentType: 'text/html; charset=utf-8' };
+      }
       return html404(path);
     }
     const resource = m[1]!;
@@ -687,7 +697,19 @@ export class FakeNetBox {
       return json(200, {
         'django-version': '5.2.7',
         hostname: 'fake-netbox',
-        installed_apps: { django_filters: '25.1', rest_framework: '3.16.1', netaddr: '1.3.0' },
+        // NetBox 4.5.10's list (status.json), with the versions it reported.
+        installed_apps: {
+          django_filters: '25.1',
+          django_prometheus: '2.5.0',
+          django_rq: '4.2.0',
+          django_tables2: '3.0.1',
+          drf_spectacular: '0.30.0',
+          mptt: '0.18.0',
+          rest_framework: '3.18.3',
+          social_django: '6.0.1',
+          taggit: '6.1.0',
+          timezone_field: '7.2.2',
+        },
         'netbox-version': this.version,
         'netbox-full-version': `${this.version}-fake`,
         plugins: {},
@@ -750,7 +772,7 @@ export class FakeNetBox {
           (i: InterfaceRec) => this.model.interfaceBrief(o, i),
           'Interface',
           interfaceFilters() as never,
-          { allowed: ['id', 'name', 'device', 'created'], fallback: (a: InterfaceRec, b: InterfaceRec) => a.device - b.device || compare(a.name, b.name) || a.id - b.id },
+          { allowed: ['id', 'name', 'device', 'created'], fallback: (a: InterfaceRec, b: InterfaceRec) => this.#byDevice(a.device, b.device) || compare(a.name, b.name) || a.id - b.id },
         );
       case 'dcim/mac-addresses':
         if (method === 'POST' && id === undefined) return this.#postMac(ctx, body);
@@ -806,6 +828,12 @@ export class FakeNetBox {
       default:
         return html404(path);
     }
+  }
+
+  /** Interface.Meta.ordering = ('device', …): the device's own ordering, (name, pk). */
+  #byDevice(a: number, b: number): number {
+    if (a === b) return 0;
+    return compare(this.model.devices.get(a)?.name, this.model.devices.get(b)?.name) || a - b;
   }
 
   // ---- authentication (netbox/netbox/api/authentication.py, 4.5+) -----------------------------------
@@ -891,6 +919,8 @@ export class FakeNetBox {
   ): void {
     // CHANGELOG_SKIP_EMPTY_CHANGES (default True): an update that changes nothing is not recorded.
     if (action === 'update' && JSON.stringify(pre) === JSON.stringify(post)) return;
+    // A creation's prechange_data is {} in NetBox 4.5, not null (object-changes-action.json).
+    if (action === 'create' && pre === null) pre = {};
     const { iso, micros } = this.model.clock.tick();
     const change: ChangeRec = {
       id: this.model.nextId('change'),
@@ -945,10 +975,16 @@ export class FakeNetBox {
     return undefined;
   }
 
+  /** NetBox's JSON answer to an exception in a view (a 500), as for a list body on an object URL. */
+  #serverError(exception: string, error: string): Answer {
+    return json(500, { error, exception, netbox_version: this.version, python_version: '3.14.10' });
+  }
+
   #patchDevice(ctx: Ctx, id: number, body: unknown): Answer {
     const d = this.model.devices.get(id);
     if (!d) return detail(404, 'No Device matches the given query.');
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (Array.isArray(body)) return this.#serverError('NotImplementedError', MANY_UPDATE_ERROR);
+    if (body === null || typeof body !== 'object') {
       return json(400, { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] });
     }
     const b = body as Record<string, unknown>;
@@ -993,7 +1029,8 @@ export class FakeNetBox {
   #patchInterface(ctx: Ctx, id: number, body: unknown): Answer {
     const i = this.model.interfaces.get(id);
     if (!i) return detail(404, 'No Interface matches the given query.');
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (Array.isArray(body)) return this.#serverError('NotImplementedError', MANY_UPDATE_ERROR);
+    if (body === null || typeof body !== 'object') {
       return json(400, { non_field_errors: ['Invalid data. Expected a dictionary, but got list.'] });
     }
     const b = body as Record<string, unknown>;
@@ -1017,14 +1054,13 @@ export class FakeNetBox {
     }
     if (Object.keys(errors).length > 0) return json(400, errors);
     if (next.primary_mac_address !== null && next.primary_mac_address !== i.primary_mac_address) {
-      // dcim/models/device_components.py Interface.clean() (4.6: non-field errors)
+      // dcim/models/device_components.py Interface.clean(): keyed primary_mac_address
+      // (interface-patch-primary-mac-other-interface.json). A MAC assigned to nothing is accepted
+      // (interface-patch-primary-mac-unassigned.json); it stays out of the interface's mac_addresses.
       const mac = this.model.macs.get(next.primary_mac_address)!;
-      if (mac.assigned_object_type === null) {
-        return json(400, { __all__: ['Only a MAC address assigned to this interface can be its primary MAC address.'] });
-      }
-      if (mac.assigned_object_type !== 'dcim.interface' || mac.assigned_object_id !== i.id) {
+      if (mac.assigned_object_type !== null && (mac.assigned_object_type !== 'dcim.interface' || mac.assigned_object_id !== i.id)) {
         const other = this.model.reprOf(mac.assigned_object_type, mac.assigned_object_id ?? 0);
-        return json(400, { __all__: [`MAC address ${mac.mac_address} is assigned to a different interface (${other}).`] });
+        return json(400, { primary_mac_address: [`MAC address ${mac.mac_address} is assigned to a different interface (${other}).`] });
       }
     }
     const pre = this.model.snapshot('dcim.interface', id);
@@ -1056,7 +1092,11 @@ export class FakeNetBox {
       errors['assigned_object_id'] = ['A valid integer is required.'];
     }
     if (Object.keys(errors).length) return json(400, errors);
-    if ((type === null) !== (objId === null) || (type === 'dcim.interface' && !this.model.interfaces.has(objId as number))) {
+    if (type === 'dcim.interface' && objId !== null && !this.model.interfaces.has(objId as number)) {
+      // mac-address-post-unknown-interface.json
+      return json(400, { assigned_object_id: [`Related object not found using the provided value: ${String(objId)}.`] });
+    }
+    if ((type === null) !== (objId === null)) {
       // fake-netbox approximation of the GenericForeignKey validation
       return json(400, { __all__: [`Invalid assigned object: ${String(type)} ${String(objId)}`] });
     }
@@ -1111,7 +1151,7 @@ export class FakeNetBox {
     }
     if (Object.keys(errors).length) return json(400, errors);
     if (!this.model.exists(type as string, objId as number)) {
-      return json(400, { non_field_errors: [`Invalid assigned_object: ${type as string} ID ${objId as number}`] });
+      return json(400, { non_field_errors: [`Invalid assigned_object: ${contentTypeLabel(type as string)} ID ${objId as number}`] });
     }
     const now = this.model.clock.tick().iso;
     const rec: JournalRec = {
@@ -1133,6 +1173,11 @@ export class FakeNetBox {
     return json(201, out, { Location: String(out['url']) });
   }
 }
+
+const MANY_UPDATE_ERROR =
+  'Serializers with many=True do not support multiple update by default, only multiple create. For updates it is unclear how to ' +
+  'deal with insertions and deletions. If you need to support multiple update, use a `ListSerializer` class and override ' +
+  '`.update()` so you can specify the behavior exactly.';
 
 const STATUS_LABELS: Record<string, true> = {
   offline: true,

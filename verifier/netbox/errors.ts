@@ -74,7 +74,8 @@ const OBJECT_LEVEL_KEYS = new Set(['__all__', 'non_field_errors', 'detail']);
 /**
  * Flattens a DRF/NetBox error body into `field → messages`. NetBox answers `{field: [msg]}` for
  * serializer fields, `{custom_fields: {name: msg}}` for unknown custom fields (4.5.8+),
- * `{__all__: [msg]}` for model validation (custom field values, primary MAC), `{non_field_errors: [...]}`
+ * `{__all__: [msg]}` for model validation of custom field values, `{field: [msg]}` for other model
+ * validation (`primary_mac_address`, `assigned_object_id`), `{non_field_errors: [...]}`
  * for serializer-level checks, and `{detail: msg}` for everything else.
  */
 export function flattenFieldErrors(body: unknown, prefix = ''): FieldErrors {
@@ -106,4 +107,65 @@ export function describeFieldErrors(errors: FieldErrors): string {
     for (const message of messages) parts.push(OBJECT_LEVEL_KEYS.has(field) ? message : `${field}: ${message}`);
   }
   return parts.join('; ');
+}
+
+/** NetBox's object permission actions. */
+export type PermissionAction = 'view' | 'add' | 'change' | 'delete';
+
+/** netbox/api/authentication.py TokenPermissions.perms_map: the action each method needs. */
+const METHOD_ACTIONS: Record<string, PermissionAction> = {
+  GET: 'view',
+  HEAD: 'view',
+  OPTIONS: 'view',
+  POST: 'add',
+  PUT: 'change',
+  PATCH: 'change',
+  DELETE: 'delete',
+};
+
+/** The object type (`app_label.model`) behind each endpoint fleet uses. */
+const ENDPOINT_OBJECT_TYPES: Record<string, string> = {
+  'dcim/devices': 'dcim.device',
+  'dcim/interfaces': 'dcim.interface',
+  'dcim/mac-addresses': 'dcim.macaddress',
+  'dcim/cables': 'dcim.cable',
+  'extras/journal-entries': 'extras.journalentry',
+  'core/object-changes': 'core.objectchange',
+  'ipam/ip-addresses': 'ipam.ipaddress',
+};
+
+/** NetBox's answer when a token's user lacks an object permission (or the token is read-only). */
+export const NETBOX_NO_PERMISSION = 'You do not have permission to perform this action.';
+
+/**
+ * The object permission a request needs: `PATCH dcim/devices/3/` → change on dcim.device. Undefined
+ * for an endpoint that needs none or that fleet does not know (`status/`).
+ */
+export function requiredPermission(method: string, path: string): { action: PermissionAction; objectType: string } | undefined {
+  const action = METHOD_ACTIONS[method.toUpperCase()];
+  const endpoint = path.split(/[?#]/)[0]!.replace(/^\/?(api\/)?/, '').split('/').slice(0, 2).join('/');
+  const objectType = ENDPOINT_OBJECT_TYPES[endpoint];
+  return action === undefined || objectType === undefined ? undefined : { action, objectType };
+}
+
+/**
+ * The message of a 401/403. When NetBox says "You do not have permission…", it names the permission
+ * the token's user lacks (from the method and the endpoint); otherwise NetBox refused the token itself
+ * (unknown, disabled, expired, not allowed from this address), and `said` says which. `path` and `said`
+ * must already be free of the token (the client's paths never hold it; `said` is redacted).
+ */
+export function forbiddenMessage(method: string, path: string, status: number, said: string): string {
+  const needed = requiredPermission(method, path);
+  const write = !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
+  if (said.includes(NETBOX_NO_PERMISSION)) {
+    const readOnly = write ? ', or the token is read-only (write_enabled false)' : '';
+    if (needed) {
+      return `NetBox refused ${method} ${path} (${status}): the token's user needs the ${needed.action} permission on ${needed.objectType}${readOnly}`;
+    }
+    return `NetBox refused ${method} ${path} (${status}: ${said}): the token's user lacks a permission${readOnly}`;
+  }
+  return (
+    `NetBox refused the token (${status} on ${method} ${path}: ${said}); check that the token exists, is enabled, ` +
+    'has not expired and is allowed from this address'
+  );
 }
