@@ -169,7 +169,7 @@ export class Lab {
   }
 
   /** Waits until `check` answers something truthy (fleetd's passes run every second), or fails saying what it waited for. */
-  async until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 15_000): Promise<NonNullable<T>> {
+  async until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 30_000): Promise<NonNullable<T>> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const v = await check();

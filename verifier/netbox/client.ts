@@ -1,4 +1,4 @@
-import { describeFieldErrors, flattenFieldErrors, NETBOX_ERROR_CODES, NetBoxError, type SanitizedCause } from './errors.js';
+import { describeFieldErrors, flattenFieldErrors, forbiddenMessage, NETBOX_ERROR_CODES, NetBoxError, type SanitizedCause } from './errors.js';
 import { buildFilterQuery, isNetBoxEndpoint, type NetBoxEndpoint, type NetBoxFilters } from './filters.js';
 import { errorCodes, isConnectFailure, isRetryable, makeBackoff, type Backoff, type BackoffOptions, type FailureKind } from './retry.js';
 import type { NetBoxPage, NetBoxStatus } from './shapes.js';
@@ -309,13 +309,7 @@ export class NetBoxClient {
       });
     }
     if (res.status === 401 || res.status === 403) {
-      const write = method === 'GET' ? '' : ', or (for a write) the token is read-only or its user lacks the permission';
-      throw new NetBoxError(
-        NETBOX_ERROR_CODES.forbidden,
-        `NetBox refused the token (${res.status} on ${method} ${path}: ${said}); check that the token exists, is enabled, ` +
-          `has not expired and is allowed from this address${write}`,
-        details,
-      );
+      throw new NetBoxError(NETBOX_ERROR_CODES.forbidden, forbiddenMessage(method, path, res.status, said), details);
     }
     if (res.status === 404) {
       throw new NetBoxError(NETBOX_ERROR_CODES.notFound, `NetBox has no ${path} (404 on ${method}: ${said})`, details);

@@ -160,7 +160,10 @@ export function forbiddenMessage(method: string, path: string, status: number, s
   if (said.includes(NETBOX_NO_PERMISSION)) {
     const readOnly = write ? ', or the token is read-only (write_enabled false)' : '';
     if (needed) {
-      return `NetBox refused ${method} ${path} (${status}): the token's user needs the ${needed.action} permission on ${needed.objectType}${readOnly}`;
+      return (
+        `NetBox refused ${method} ${path} (${status}): the token's user needs the ${needed.action} permission on ` +
+        `${needed.objectType}${readOnly} (NetBox said: ${said})`
+      );
     }
     return `NetBox refused ${method} ${path} (${status}: ${said}): the token's user lacks a permission${readOnly}`;
   }
