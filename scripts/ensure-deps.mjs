@@ -38,6 +38,8 @@ const DEBIAN = {
   lldpd: 'lldpd',
   // a private Docker engine: its syslog log driver is what HookOS sends an action's output with
   dockerd: 'docker.io',
+  // the registry wipe-disk pulls the installer from, on loopback
+  'docker-registry': 'docker-registry',
 };
 
 // The QEMU end-to-end tests (test/e2e, with --e2e): optional, since they skip themselves without

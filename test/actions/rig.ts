@@ -31,6 +31,8 @@ export class Rig {
   allowLoop = false;
   /** Whether the machine has EFI variables (the stub efibootmgr's NVRAM file). */
   efi = true;
+  /** A real Docker engine's socket (test/docker/engine.ts): `docker` is then the real CLI, not the double. */
+  dockerSocket: string | undefined;
 
   private constructor(readonly dir: string) {}
 
@@ -82,8 +84,7 @@ export class Rig {
   io(): ActionIO {
     const run = spawnRunner({
       ...process.env,
-      PATH: `${this.bin}:${process.env.PATH}`,
-      FAKE_DOCKER_STATE: this.dockerState,
+      ...(this.dockerSocket ? { DOCKER_HOST: `unix://${this.dockerSocket}` } : { PATH: `${this.bin}:${process.env.PATH}`, FAKE_DOCKER_STATE: this.dockerState }),
       ...(this.efi ? { FAKE_EFIVARS: this.efivars } : {}),
     });
     return {
