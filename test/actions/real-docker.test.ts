@@ -1,21 +1,34 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
+import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
+import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { DockerEngine } from '../docker/engine.js';
 import { Registry } from '../docker/registry.js';
 import { addDisk } from './fake-sysfs.js';
-import { sha256sum } from './loop.js';
+import { usedDisk } from './disk-images.js';
+import { Loops, mirrorLoop, sha256sum } from './loop.js';
 import { Rig } from './rig.js';
 
 /**
  * wipe-disk's pull of the installer through a real Docker engine (a private dockerd) from a real
  * registry (Debian's docker-registry) on loopback, as HookOS pulls it: the pull the wipe waits
- * for, and the real engine's refusals, each before the first write.
+ * for, and the real engine's refusals, each before the first write; then install's privileged
+ * `docker run` of a real installer image (the installer double's program, with this machine's node
+ * and disk tools) on a real disk.
  */
 const isRoot = process.getuid?.() === 0;
+const CONFIG_URL = 'https://fleetd.lab:8443/v1/config';
+const GCONV = '/usr/lib/x86_64-linux-gnu/gconv';
+let scratch: string | undefined;
+const engineDir = () => (scratch ??= mkdtempSync(join(tmpdir(), 'fleet-real-docker-')));
 let engine: DockerEngine;
 let registry: Registry;
 let installer: string;
@@ -34,6 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await registry?.stop();
   await engine?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 let rig: Rig;
@@ -74,5 +88,64 @@ describe.skipIf(!isRoot)('the installer pulled by a real engine from a real regi
     expect(r.lines.at(-1)).toMatch(why);
     expect(sha256sum(disk)).toBe(before);
     await expect(access(join(rig.fleet, WIPED_FILE))).rejects.toThrow();
+  });
+});
+
+describe.skipIf(!isRoot)('install on a real engine: the privileged installer container writes a real disk', () => {
+  const loops = new Loops();
+  let image: string;
+  let dev: string;
+  let r: Rig;
+  const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: dev, INSTALL_DISK_SERIAL: 'SN-REAL-DOCKER', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: image, CONFIG_URL });
+  const installEnv = () => ({ INSTALL: 'true', INSTALL_DISK: dev, INSTALLER_IMAGE: image, CONFIG_URL });
+
+  beforeAll(async () => {
+    image = `${registry.host}/siderolabs/installer:v1.9.5-test`;
+    // The installer image: the installer test double's program, run by this machine's node, with
+    // the disk tools it calls; its entrypoint is /bin/installer, as siderolabs/installer's is.
+    const entry = join(engineDir(), 'installer.sh');
+    await writeFile(entry, `#!/usr/bin/busybox sh\nexec ${process.execPath} /opt/talos-installer.mjs "$@"\n`, { mode: 0o755 });
+    await engine.importPrograms(image, [process.execPath, '/usr/bin/busybox', '/usr/sbin/sgdisk', '/usr/sbin/mkfs.vfat', '/usr/bin/mmd', '/usr/bin/mcopy'],
+      {
+        '/bin/installer': entry,
+        '/opt/talos-installer.mjs': fileURLToPath(new URL('./stubs/talos-installer.mjs', import.meta.url)),
+        // mtools converts names through iconv's codepage 850, which glibc loads from gconv, not through ldd
+        ...Object.fromEntries(['gconv-modules', 'gconv-modules.cache', 'IBM850.so', 'gconv-modules.d/gconv-modules-extra.conf'].map((f) => [`${GCONV}/${f}`, `${GCONV}/${f}`])),
+      },
+      ['ENTRYPOINT ["/bin/installer"]']);
+    await engine.docker(['push', image]);
+    await engine.docker(['image', 'rm', image]);
+    r = await Rig.create();
+    r.dockerSocket = engine.socket;
+    r.allowLoop = true;
+    const file = join(r.dir, 'disk.img');
+    await usedDisk(file);
+    dev = loops.attach(file);
+    execFileSync('partx', ['--add', dev]);
+    await r.attest();
+    await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
+  }, 300_000);
+  afterAll(async () => {
+    loops.detachAll();
+    await r?.cleanup();
+  });
+
+  it('wipe-disk pulls the installer, install runs it privileged with /dev: Talos\'s layout on the disk and talos.config on its ESP', async () => {
+    const wiped = await r.perform('wipe-disk', wipeDisk, wipeEnv());
+    expect(wiped.code, wiped.lines.join('\n')).toBe(0);
+    await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
+    const installed = await r.perform('install', install, installEnv());
+    expect(installed.lines, installed.lines.join('\n')).toContain(`install: installed Talos to ${dev}`);
+    expect((await readGpt(dev))!.partitions.map((p) => p.name)).toEqual(['EFI', 'META', 'STATE']);
+    const cmdline = execFileSync('mtype', ['-i', `${dev}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], { encoding: 'utf8', env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
+    expect(cmdline).toBe(`talos.platform=metal talos.config=${CONFIG_URL}/${r.code}\n`);
+  });
+
+  it('run again in the same boot (the agent restarted): the real container refuses the disk that is not empty, and install says so', async () => {
+    await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
+    const again = await r.perform('install', install, installEnv());
+    expect(again.code).toBe(1);
+    expect(again.lines).toContain(`install: failed to perform disk operations: disk ${dev} is not empty, skipping install, detected "gpt"`);
+    expect(again.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
   });
 });

@@ -8,10 +8,13 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { atExit } from '../swtpm/exit.js';
 
 const run = promisify(execFile);
+/** runc, less the one capability this sandbox cannot grant a privileged container. */
+const RUNC = fileURLToPath(new URL('./runc-without-sys-resource.sh', import.meta.url));
 
 export class DockerEngine {
   private constructor(
@@ -29,6 +32,7 @@ export class DockerEngine {
     const child = spawn('dockerd', [
       '--data-root', join(dir, 'data'), '--exec-root', join(dir, 'exec'), '--pidfile', join(dir, 'dockerd.pid'), '-H', `unix://${socket}`,
       '--bridge=none', '--iptables=false', '--ip-forward=false', '--ip-masq=false', '--containerd-namespace', ns, '--containerd-plugins-namespace', `${ns}-plugins`,
+      '--add-runtime', `fleet-runc=${RUNC}`, '--default-runtime', 'fleet-runc',
     ], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (b: Buffer) => log.push(b.toString()));
     child.stderr!.on('data', (b: Buffer) => log.push(b.toString()));
@@ -57,22 +61,25 @@ export class DockerEngine {
   }
 
   /**
-   * An image of this machine's own programs and the libraries they load (ldd), imported as `name`:
-   * what can be had without a registry to pull a base image from.
+   * An image of this machine's own programs and the libraries they load (ldd), and of `files`
+   * (path in the image → a file of this machine), imported as `name`: what can be had without a
+   * registry to pull a base image from.
    */
-  async importPrograms(name: string, programs: string[]): Promise<void> {
+  async importPrograms(name: string, programs: string[], files: Record<string, string> = {}, changes: string[] = []): Promise<void> {
     const root = join(this.dir, `root-${name.replace(/\W/g, '-')}`);
-    const files = new Set<string>();
+    const needed = new Set<string>();
     for (const p of programs) {
-      files.add(p);
+      needed.add(p);
       const { stdout } = await run('ldd', [p]).catch(() => ({ stdout: '' }));
-      for (const m of stdout.matchAll(/(\/\S+)/g)) files.add(m[1]!);
+      for (const m of stdout.matchAll(/(\/\S+)/g)) needed.add(m[1]!);
     }
-    for (const f of files) {
-      mkdirSync(join(root, dirname(f)), { recursive: true });
-      copyFileSync(f, join(root, f));
+    const copies: Array<[string, string]> = [...[...needed].map((f): [string, string] => [f, f]), ...Object.entries(files).map(([to, from]): [string, string] => [from, to])];
+    for (const [from, to] of copies) {
+      mkdirSync(join(root, dirname(to)), { recursive: true });
+      copyFileSync(from, join(root, to));
     }
-    await run('sh', ['-c', 'tar -C "$1" -c . | docker -H "unix://$2" import - "$3"', 'sh', root, this.socket, name], { timeout: 120_000 });
+    const change = changes.flatMap((c) => ['--change', c]);
+    await run('sh', ['-c', 'r=$1 s=$2; shift 2; tar -C "$r" -c . | docker -H "unix://$s" import "$@"', 'sh', root, this.socket, ...change, '-', name], { timeout: 300_000, maxBuffer: 16 << 20 });
   }
 
   async stop(): Promise<void> {

@@ -50,7 +50,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   // share: a repo under /tmp is hidden by the guest's own /tmp. Only install's `docker run` and
   // wipe-disk's `docker pull` call it.
   mkdirSync(join(fleetShare, 'bin'));
-  copyFileSync(here('../actions/stubs/docker.mjs'), join(fleetShare, 'bin/docker.mjs'));
+  for (const f of ['docker.mjs', 'talos-installer.mjs']) copyFileSync(here(`../actions/stubs/${f}`), join(fleetShare, 'bin', f));
   writeFileSync(join(fleetShare, 'bin/docker'), '#!/bin/sh\nexec node /run/fleet/bin/docker.mjs "$@"\n');
   chmodSync(join(fleetShare, 'bin/docker'), 0o755);
 
