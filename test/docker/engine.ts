@@ -2,15 +2,14 @@
  * A private Docker engine for tests: Debian's dockerd on its own socket, data root and containerd
  * namespace (nothing of a system Docker is touched), with no bridge and no iptables (this
  * sandbox has neither). Images come from this machine's own files (`docker import`), since no
- * registry outside loopback can be reached. Stopped by PID; killed if the test process dies.
+ * registry outside loopback can be reached.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { atExit } from '../swtpm/exit.js';
+import { Daemons } from '../daemon.js';
 
 const run = promisify(execFile);
 /** runc, less the one capability this sandbox cannot grant a privileged container. */
@@ -19,40 +18,21 @@ const RUNC = fileURLToPath(new URL('./runc-without-sys-resource.sh', import.meta
 export class DockerEngine {
   private constructor(
     readonly socket: string,
-    private readonly child: ChildProcess,
-    private readonly dir: string,
-    private readonly unregister: () => void,
+    private readonly daemons: Daemons,
   ) {}
 
   static async start(): Promise<DockerEngine> {
-    const dir = mkdtempSync(join(tmpdir(), 'fleet-dockerd-'));
-    const socket = join(dir, 'docker.sock');
+    const d = new Daemons('dockerd');
+    const socket = join(d.dir, 'docker.sock');
     const ns = `fleet-test-${process.pid}`;
-    const log: string[] = [];
-    const child = spawn('dockerd', [
-      '--data-root', join(dir, 'data'), '--exec-root', join(dir, 'exec'), '--pidfile', join(dir, 'dockerd.pid'), '-H', `unix://${socket}`,
+    d.spawn('dockerd', [
+      '--data-root', join(d.dir, 'data'), '--exec-root', join(d.dir, 'exec'), '--pidfile', join(d.dir, 'dockerd.pid'), '-H', `unix://${socket}`,
       '--bridge=none', '--iptables=false', '--ip-forward=false', '--ip-masq=false', '--containerd-namespace', ns, '--containerd-plugins-namespace', `${ns}-plugins`,
       '--add-runtime', `fleet-runc=${RUNC}`, '--default-runtime', 'fleet-runc',
-    ], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child.stdout!.on('data', (b: Buffer) => log.push(b.toString()));
-    child.stderr!.on('data', (b: Buffer) => log.push(b.toString()));
-    const unregister = atExit(() => {
-      child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const engine = new DockerEngine(socket, child, dir, unregister);
-    for (let i = 0; ; i++) {
-      try {
-        await engine.docker(['version', '--format', '{{.Server.Version}}']);
-        return engine;
-      } catch (err) {
-        if (child.exitCode !== null || i > 150) {
-          await engine.stop();
-          throw new Error(`dockerd did not start: ${String(err)}\n${log.join('').slice(-2000)}`);
-        }
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    ]);
+    const engine = new DockerEngine(socket, d);
+    await d.until('dockerd', async () => !!(await engine.docker(['version', '--format', '{{.Server.Version}}'])));
+    return engine;
   }
 
   /** `docker -H <this engine> ARGS`; answers stdout. */
@@ -66,7 +46,7 @@ export class DockerEngine {
    * registry to pull a base image from.
    */
   async importPrograms(name: string, programs: string[], files: Record<string, string> = {}, changes: string[] = []): Promise<void> {
-    const root = join(this.dir, `root-${name.replace(/\W/g, '-')}`);
+    const root = join(this.daemons.dir, `root-${name.replace(/\W/g, '-')}`);
     const needed = new Set<string>();
     for (const p of programs) {
       needed.add(p);
@@ -82,15 +62,7 @@ export class DockerEngine {
     await run('sh', ['-c', 'r=$1 s=$2; shift 2; tar -C "$r" -c . | docker -H "unix://$s" import "$@"', 'sh', root, this.socket, ...change, '-', name], { timeout: 300_000, maxBuffer: 16 << 20 });
   }
 
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((r) => this.child.once('exit', r));
-      this.child.kill('SIGTERM');
-      const hard = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(hard);
-    }
-    this.unregister();
-    rmSync(this.dir, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return this.daemons.stop();
   }
 }

@@ -2,18 +2,17 @@
  * Kubernetes' own CRD API server (k8s.io/apiextensions-apiserver, built by
  * ../shared/tools/crd-apiserver/build.sh from Debian's packages) on its own etcd, both on
  * loopback ports of their own, with the real Tinkerbell and Rufio CRDs applied (and the stand-in
- * Lease CRD, since this server has no coordination API). Stopped by PID; killed if the test
- * process dies. A server that cannot be built or started fails the test with its output.
+ * Lease CRD, since this server has no coordination API). A server that cannot be built or started
+ * fails the test with its output.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'node:https';
 import { parse, stringify } from 'yaml';
-import { atExit } from '../swtpm/exit.js';
+import { Daemons, freePort } from '../daemon.js';
 
 const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 const TOOL = join(SHARED, 'tools/crd-apiserver');
@@ -30,29 +29,16 @@ export function crdServerBinary(): string {
   return r.stdout.trim().split('\n').at(-1)!;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 export class CrdServer {
   readonly kubeconfigPath: string;
 
   private constructor(
     readonly url: string,
-    private readonly dir: string,
     /** The server's own CA (its self-signed certificate chain). */
     readonly caCert: Buffer,
-    private readonly procs: ChildProcess[],
-    private readonly unregister: () => void,
+    private readonly daemons: Daemons,
   ) {
-    this.kubeconfigPath = join(dir, 'kubeconfig');
+    this.kubeconfigPath = join(daemons.dir, 'kubeconfig');
     writeFileSync(
       this.kubeconfigPath,
       stringify({
@@ -70,49 +56,23 @@ export class CrdServer {
 
   static async start(): Promise<CrdServer> {
     const bin = crdServerBinary();
-    const dir = mkdtempSync(join(tmpdir(), 'fleet-crd-'));
-    const procs: ChildProcess[] = [];
-    const unregister = atExit(() => {
-      for (const p of procs) p.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const log: string[] = [];
-    const run = (cmd: string, args: string[]) => {
-      const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-      p.stdout!.on('data', (b: Buffer) => log.push(b.toString()));
-      p.stderr!.on('data', (b: Buffer) => log.push(b.toString()));
-      procs.push(p);
-      return p;
-    };
+    const d = new Daemons('crd');
+    const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
+    const etcdUrl = `http://127.0.0.1:${client}`;
+    d.spawn('etcd', ['--data-dir', join(d.dir, 'etcd'), '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl, '--listen-peer-urls', `http://127.0.0.1:${peer}`,
+      '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`, '--initial-cluster', `default=http://127.0.0.1:${peer}`, '--log-level', 'error']);
+    d.spawn(bin, ['--etcd-servers', etcdUrl, '--secure-port', String(secure), '--bind-address', '127.0.0.1', '--cert-dir', join(d.dir, 'certs')]);
+    const url = `https://127.0.0.1:${secure}`;
+    const ca = () => readFileSync(join(d.dir, 'certs', 'apiserver.crt'));
+    await d.until('crd-apiserver', async () => (await call(url, ca(), 'GET', '/readyz')).status === 200, 60_000);
+    const server = new CrdServer(url, ca(), d);
     try {
-      const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
-      const etcdUrl = `http://127.0.0.1:${client}`;
-      run('etcd', ['--data-dir', join(dir, 'etcd'), '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl, '--listen-peer-urls', `http://127.0.0.1:${peer}`,
-        '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`, '--initial-cluster', `default=http://127.0.0.1:${peer}`, '--log-level', 'error']);
-      run(bin, ['--etcd-servers', etcdUrl, '--secure-port', String(secure), '--bind-address', '127.0.0.1', '--cert-dir', join(dir, 'certs')]);
-      const url = `https://127.0.0.1:${secure}`;
-      const deadline = Date.now() + 60_000;
-      let ca: Buffer | undefined;
-      for (;;) {
-        if (procs.some((p) => p.exitCode !== null)) throw new Error(`etcd or crd-apiserver exited:\n${log.join('')}`);
-        try {
-          ca ??= readFileSync(join(dir, 'certs', 'apiserver.crt'));
-          if ((await call(url, ca, 'GET', '/readyz')).status === 200) break;
-        } catch {
-          // not up yet
-        }
-        if (Date.now() > deadline) throw new Error(`crd-apiserver was not ready within 60 s:\n${log.join('')}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const server = new CrdServer(url, dir, ca, procs, unregister);
       await server.applyCrds();
-      return server;
     } catch (err) {
-      for (const p of procs) p.kill('SIGKILL');
-      unregister();
-      rmSync(dir, { recursive: true, force: true });
+      await d.stop();
       throw err;
     }
+    return server;
   }
 
   /** Every real CRD and the Lease stand-in, each waited for until Established. */
@@ -163,18 +123,8 @@ export class CrdServer {
     return call(this.url, this.caCert, method, path, body);
   }
 
-  async stop(): Promise<void> {
-    for (const p of this.procs) {
-      if (p.exitCode === null && p.signalCode === null) {
-        const exited = new Promise((r) => p.once('exit', r));
-        p.kill('SIGTERM');
-        const hard = setTimeout(() => p.kill('SIGKILL'), 5_000);
-        await exited;
-        clearTimeout(hard);
-      }
-    }
-    this.unregister();
-    rmSync(this.dir, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return this.daemons.stop();
   }
 }
 
