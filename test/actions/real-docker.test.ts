@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -94,6 +94,7 @@ describe.skipIf(!isRoot)('the installer pulled by a real engine from a real regi
 describe.skipIf(!isRoot)('install on a real engine: the privileged installer container writes a real disk', () => {
   const loops = new Loops();
   let image: string;
+  let broken: string;
   let dev: string;
   let r: Rig;
   const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: dev, INSTALL_DISK_SERIAL: 'SN-REAL-DOCKER', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: image, CONFIG_URL });
@@ -105,16 +106,19 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     // the disk tools it calls; its entrypoint is /bin/installer, as siderolabs/installer's is.
     const entry = join(engineDir(), 'installer.sh');
     await writeFile(entry, `#!/usr/bin/busybox sh\nexec ${process.execPath} /opt/talos-installer.mjs "$@"\n`, { mode: 0o755 });
-    await engine.importPrograms(image, [process.execPath, '/usr/bin/busybox', '/usr/sbin/sgdisk', '/usr/sbin/mkfs.vfat', '/usr/bin/mmd', '/usr/bin/mcopy'],
-      {
-        '/bin/installer': entry,
-        '/opt/talos-installer.mjs': fileURLToPath(new URL('./stubs/talos-installer.mjs', import.meta.url)),
-        // mtools converts names through iconv's codepage 850, which glibc loads from gconv, not through ldd
-        ...Object.fromEntries(['gconv-modules', 'gconv-modules.cache', 'IBM850.so', 'gconv-modules.d/gconv-modules-extra.conf'].map((f) => [`${GCONV}/${f}`, `${GCONV}/${f}`])),
-      },
-      ['ENTRYPOINT ["/bin/installer"]']);
-    await engine.docker(['push', image]);
-    await engine.docker(['image', 'rm', image]);
+    const programs = [process.execPath, '/usr/bin/busybox', '/usr/sbin/sgdisk', '/usr/sbin/mkfs.vfat', '/usr/bin/mmd', '/usr/bin/mcopy'];
+    const files = {
+      '/bin/installer': entry,
+      '/opt/talos-installer.mjs': fileURLToPath(new URL('./stubs/talos-installer.mjs', import.meta.url)),
+      // mtools converts names through iconv's codepage 850, which glibc loads from gconv, not through ldd
+      ...Object.fromEntries(['gconv-modules', 'gconv-modules.cache', 'IBM850.so', 'gconv-modules.d/gconv-modules-extra.conf'].map((f) => [`${GCONV}/${f}`, `${GCONV}/${f}`])),
+    };
+    // And the same installer failing mid-partitioning, as a release with a bad build would.
+    broken = `${registry.host}/siderolabs/installer:v0.0.0-broken`;
+    await engine.importPrograms(image, programs, files, ['ENTRYPOINT ["/bin/installer"]']);
+    await engine.importPrograms(broken, programs, files, ['ENTRYPOINT ["/bin/installer"]', 'ENV FLEET_INSTALLER_BEHAVIOUR=broken']);
+    for (const i of [image, broken]) await engine.docker(['push', i]);
+    await engine.docker(['image', 'rm', image, broken]);
     r = await Rig.create();
     r.dockerSocket = engine.socket;
     r.allowLoop = true;
@@ -147,5 +151,18 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     expect(again.code).toBe(1);
     expect(again.lines).toContain(`install: failed to perform disk operations: disk ${dev} is not empty, skipping install, detected "gpt"`);
     expect(again.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
+  });
+
+  it('an installer that fails: the real container\'s exit and last lines, then install\'s runbook line', async () => {
+    // A new boot whose wipe-disk pulled the broken installer: install runs it, and it fails.
+    await r.setBootId(randomUUID());
+    await r.attest();
+    await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
+    expect((await r.perform('wipe-disk', wipeDisk, { ...wipeEnv(), INSTALLER_IMAGE: broken })).code).toBe(0);
+    await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
+    const failed = await r.perform('install', install, { ...installEnv(), INSTALLER_IMAGE: broken });
+    expect(failed.code).toBe(1);
+    expect(failed.lines).toContain('install: failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument');
+    expect(failed.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
   });
 });

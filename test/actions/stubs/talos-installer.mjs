@@ -86,6 +86,7 @@ function probe(disk) {
   return null;
 }
 
+// As an image's entrypoint: FLEET_INSTALLER_BEHAVIOUR (the image's ENV) says how it behaves.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  process.exit(installer(process.argv.slice(2), { tmp: join(tmpdir(), 'talos-installer-esp') }));
+  process.exit(installer(process.argv.slice(2), { behaviour: process.env.FLEET_INSTALLER_BEHAVIOUR ?? 'ok', tmp: join(tmpdir(), 'talos-installer-esp') }));
 }
