@@ -116,7 +116,7 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     // And the same installer failing mid-partitioning, as a release with a bad build would.
     broken = `${registry.host}/siderolabs/installer:v0.0.0-broken`;
     await engine.importPrograms(image, programs, files, ['ENTRYPOINT ["/bin/installer"]']);
-    await engine.importPrograms(broken, programs, files, ['ENTRYPOINT ["/bin/installer"]', 'ENV FLEET_INSTALLER_BEHAVIOUR=broken']);
+    await engine.derive(image, broken, ['ENV FLEET_INSTALLER_BEHAVIOUR=broken']);
     for (const i of [image, broken]) await engine.docker(['push', i]);
     await engine.docker(['image', 'rm', image, broken]);
     r = await Rig.create();

@@ -62,6 +62,16 @@ export class DockerEngine {
     await run('sh', ['-c', 'r=$1 s=$2; shift 2; tar -C "$r" -c . | docker -H "unix://$s" import "$@"', 'sh', root, this.socket, ...change, '-', name], { timeout: 300_000, maxBuffer: 16 << 20 });
   }
 
+  /** `name`: image `from` with `changes` (Dockerfile instructions such as ENV), committed from a container never started. */
+  async derive(from: string, name: string, changes: string[]): Promise<void> {
+    const id = (await this.docker(['container', 'create', from])).trim();
+    try {
+      await this.docker(['commit', ...changes.flatMap((c) => ['--change', c]), id, name]);
+    } finally {
+      await this.docker(['container', 'rm', id]);
+    }
+  }
+
   stop(): Promise<void> {
     return this.daemons.stop();
   }
