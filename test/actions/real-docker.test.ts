@@ -1,8 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +8,7 @@ import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { DockerEngine } from '../docker/engine.js';
+import { pushInstallerImages } from '../docker/installer-image.js';
 import { Registry } from '../docker/registry.js';
 import { addDisk } from './fake-sysfs.js';
 import { usedDisk } from './disk-images.js';
@@ -26,9 +24,6 @@ import { Rig } from './rig.js';
  */
 const isRoot = process.getuid?.() === 0;
 const CONFIG_URL = 'https://fleetd.lab:8443/v1/config';
-const GCONV = '/usr/lib/x86_64-linux-gnu/gconv';
-let scratch: string | undefined;
-const engineDir = () => (scratch ??= mkdtempSync(join(tmpdir(), 'fleet-real-docker-')));
 let engine: DockerEngine;
 let registry: Registry;
 let installer: string;
@@ -47,7 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await registry?.stop();
   await engine?.stop();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 let rig: Rig;
@@ -101,24 +95,7 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
   const installEnv = () => ({ INSTALL: 'true', INSTALL_DISK: dev, INSTALLER_IMAGE: image, CONFIG_URL });
 
   beforeAll(async () => {
-    image = `${registry.host}/siderolabs/installer:v1.9.5-test`;
-    // The installer image: the installer test double's program, run by this machine's node, with
-    // the disk tools it calls; its entrypoint is /bin/installer, as siderolabs/installer's is.
-    const entry = join(engineDir(), 'installer.sh');
-    await writeFile(entry, `#!/usr/bin/busybox sh\nexec ${process.execPath} /opt/talos-installer.mjs "$@"\n`, { mode: 0o755 });
-    const programs = [process.execPath, '/usr/bin/busybox', '/usr/sbin/sgdisk', '/usr/sbin/mkfs.vfat', '/usr/bin/mmd', '/usr/bin/mcopy'];
-    const files = {
-      '/bin/installer': entry,
-      '/opt/talos-installer.mjs': fileURLToPath(new URL('./stubs/talos-installer.mjs', import.meta.url)),
-      // mtools converts names through iconv's codepage 850, which glibc loads from gconv, not through ldd
-      ...Object.fromEntries(['gconv-modules', 'gconv-modules.cache', 'IBM850.so', 'gconv-modules.d/gconv-modules-extra.conf'].map((f) => [`${GCONV}/${f}`, `${GCONV}/${f}`])),
-    };
-    // And the same installer failing mid-partitioning, as a release with a bad build would.
-    broken = `${registry.host}/siderolabs/installer:v0.0.0-broken`;
-    await engine.importPrograms(image, programs, files, ['ENTRYPOINT ["/bin/installer"]']);
-    await engine.derive(image, broken, ['ENV FLEET_INSTALLER_BEHAVIOUR=broken']);
-    for (const i of [image, broken]) await engine.docker(['push', i]);
-    await engine.docker(['image', 'rm', image, broken]);
+    ({ good: image, broken } = await pushInstallerImages(engine, `${registry.host}/talos/installer`));
     r = await Rig.create();
     r.dockerSocket = engine.socket;
     r.allowLoop = true;
