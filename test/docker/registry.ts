@@ -11,6 +11,7 @@ export class Registry {
   private constructor(
     /** `127.0.0.1:<port>`: the host part of image names it holds. */
     readonly host: string,
+    readonly port: number,
     private readonly daemons: Daemons,
   ) {}
 
@@ -20,7 +21,7 @@ export class Registry {
     writeFileSync(join(d.dir, 'config.yml'), `version: 0.1\nlog: { level: error }\nstorage: { filesystem: { rootdirectory: ${d.dir}/data } }\nhttp: { addr: 127.0.0.1:${port} }\n`);
     d.spawn('docker-registry', ['serve', join(d.dir, 'config.yml')]);
     await d.until('docker-registry', async () => (await fetch(`http://127.0.0.1:${port}/v2/`)).ok);
-    return new Registry(`127.0.0.1:${port}`, d);
+    return new Registry(`127.0.0.1:${port}`, port, d);
   }
 
   stop(): Promise<void> {

@@ -5,7 +5,7 @@
  * two TPM templates with RSA-2048 and P-256 EKs and certificates.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,9 @@ import type { TestProject } from 'vitest/node';
 import { buildActions } from '../../images/tink-reprovision-tools/build.js';
 import { buildAgent } from '../../scripts/build.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { DockerEngine } from '../docker/engine.js';
+import { pushInstallerImages } from '../docker/installer-image.js';
+import { Registry } from '../docker/registry.js';
 import { provisionTpm, type ProvisionedTpm } from '../swtpm/provision.js';
 import { missingHostTools } from './host-tools.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
@@ -26,10 +29,14 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 const template = (t: ProvisionedTpm): TpmTemplate => ({ stateDir: t.stateDir, ekHashRsa: ekHashOfCertificate(t.ekCertRsaDer), ekHashEcc: ekHashOfCertificate(t.ekCertEccDer) });
 
-export default async function setup(project: TestProject): Promise<() => void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const skip = missingHostTools();
   const runDir = mkdtempSync(join(tmpdir(), 'fleet-e2e-run-'));
-  const teardown = () => rmSync(runDir, { recursive: true, force: true });
+  const stops: Array<() => Promise<void>> = [];
+  const teardown = async () => {
+    for (const stop of stops) await stop();
+    rmSync(runDir, { recursive: true, force: true });
+  };
   if (skip) {
     console.warn(`e2e: skipped: ${skip}`);
     project.provide('e2e', { skip } as E2eRun);
@@ -46,13 +53,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
   await buildAgent(fleetShare);
   await buildActions(join(fleetShare, 'actions'));
   copyFileSync(here('guest/lib.sh'), join(fleetShare, 'lib.sh'));
-  // docker: the test double of test/actions (no Docker engine in the guest), copied into the
-  // share: a repo under /tmp is hidden by the guest's own /tmp. Only install's `docker run` and
-  // wipe-disk's `docker pull` call it.
-  mkdirSync(join(fleetShare, 'bin'));
-  for (const f of ['docker.mjs', 'talos-installer.mjs']) copyFileSync(here(`../actions/stubs/${f}`), join(fleetShare, 'bin', f));
-  writeFileSync(join(fleetShare, 'bin/docker'), '#!/bin/sh\nexec node /run/fleet/bin/docker.mjs "$@"\n');
-  chmodSync(join(fleetShare, 'bin/docker'), 0o755);
+  // The registry HookOS pulls from, on the host for the whole run (the guests reach it at
+  // 10.0.2.2), holding the installer images; the engine that built them is not needed after.
+  const registry = await Registry.start();
+  stops.push(() => registry.stop());
+  const engine = await DockerEngine.start();
+  const installers = await pushInstallerImages(engine, `${registry.host}/talos/installer`).finally(() => engine.stop());
+  const inGuest = (image: string) => image.replace(registry.host, `10.0.2.2:${registry.port}`);
 
   // The verifier as the guest reaches it: https://10.0.2.100 (guestfwd); the guest trusts this cert.
   const tlsCert = join(fleetShare, 'tls.crt');
@@ -62,7 +69,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const caDir = join(runDir, 'tpm-ca');
   const a = await provisionTpm(join(runDir, 'tpm-a'), { caDir });
   const b = await provisionTpm(join(runDir, 'tpm-b'), { caDir });
-  project.provide('e2e', { skip: null, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
+  project.provide('e2e', { skip: null, registry: { port: registry.port, installer: inGuest(installers.good), brokenInstaller: inGuest(installers.broken) }, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
   console.warn(`e2e: prepared in ${((Date.now() - started) / 1000).toFixed(1)} s (kernel ${kernel.pkg}, cache ${CACHE})`);
   return teardown;
 }

@@ -56,7 +56,7 @@ export class Machine {
     const m = new Machine(dir, join(dir, 'tpm'), disks, name, firmware);
     cpSync(tpm.stateDir, m.tpmState, { recursive: true, filter: (src) => !src.endsWith('.lock') });
     copyFileSync(firmware === 'secure-boot' ? SECURE_BOOT_FIRMWARE.vars : OVMF_VARS, join(dir, 'vars.fd'));
-    mkdirSync(join(dir, 'share/docker'), { recursive: true });
+    mkdirSync(join(dir, 'share'));
     for (const d of m.disks) patternedDisk(d.file, `${name}:${d.serial}`);
     return m;
   }
@@ -90,7 +90,7 @@ export class Machine {
     const number = ++this.boots;
     copyFileSync(guestScript(script), join(this.share, 'boot.sh'));
     writeFileSync(join(this.share, 'boot-count'), `${number}\n`);
-    writeFileSync(join(this.share, 'params.sh'), Object.entries(params).map(([k, v]) => `${k}='${v}'\n`).join(''));
+    writeFileSync(join(this.share, 'params.sh'), Object.entries({ REGISTRY: `10.0.2.2:${run.registry.port}`, ...params }).map(([k, v]) => `${k}='${v}'\n`).join(''));
     const workDir = mkdtempSync(join(this.dir, `boot${number}-`));
     const forwards = [{ guest: '10.0.2.100:443', hostPort: services.verifierPort }];
     if (services.filesPort) forwards.push({ guest: '10.0.2.101:80', hostPort: services.filesPort });

@@ -15,13 +15,15 @@ export interface TpmTemplate {
 export interface E2eRun {
   /** Why the suite cannot run here, or null. */
   skip: string | null;
+  /** The host's docker-registry, as the guests name it (10.0.2.2:<port>), and the installer images it holds. */
+  registry: { port: number; installer: string; brokenInstaller: string };
   vmlinuz: string;
   initrd: string;
   /** busybox-static (its nc relays the guest's TCP connections to the host). */
   busybox: string;
   /** Debian's signed shim and GRUB, for machines booted through Secure Boot. */
   signedLoaders: SignedLoaders;
-  /** Read-only to the guest as /run/fleet: agent.mjs + cap.node, actions/, bin/docker, lib.sh, tls.crt. */
+  /** Read-only to the guest as /run/fleet: agent.mjs + cap.node, actions/, lib.sh, tls.crt. */
   fleetShare: string;
   /** Where per-VM dirs go; removed at the end of the run. */
   runDir: string;

@@ -1,10 +1,8 @@
 # Sourced by every boot's script (bash, in the guest's chroot): the environment HookOS gives the
 # agent and the actions, and how a step's output and exit code reach the host.
 set -u -o pipefail
-export PATH=/run/fleet/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export NODE_DISABLE_COLORS=1 NODE_EXTRA_CA_CERTS=/run/fleet/tls.crt HOME=/tmp
-# The docker test double keeps its engine state (registry, image cache, calls) beside the machine.
-export FAKE_DOCKER_STATE=/run/vm/docker
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export DOCKER_HOST=unix:///run/docker.sock NODE_DISABLE_COLORS=1 NODE_EXTRA_CA_CERTS=/run/fleet/tls.crt HOME=/tmp
 . /run/vm/params.sh
 
 OUT=/run/vm/out/boot-$(cat /run/vm/boot-count)
@@ -34,6 +32,24 @@ action() {
   local name=$1
   shift
   env "$@" node "/run/fleet/actions/$name.mjs"
+}
+
+# HookOS's Docker engine: its images and containers in this boot's memory (a power loss loses
+# them, as HookOS's do), pulling over plain HTTP from the host's registry at $REGISTRY.
+start_docker() {
+  mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup
+  dockerd --data-root /tmp/docker --exec-root /run/docker --pidfile /run/docker.pid -H unix:///run/docker.sock \
+    --bridge=none --iptables=false --ip6tables=false --ip-forward=false --ip-masq=false --insecure-registry "$REGISTRY" > "$OUT/dockerd.log" 2>&1 &
+}
+
+# docker_ready: waits for the engine start_docker started (timeout 60 s)
+docker_ready() {
+  local i=0
+  until docker version > /dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -gt 600 ] && { say "dockerd did not start"; tail -n 20 "$OUT/dockerd.log"; return 1; }
+    sleep 0.1
+  done
 }
 
 agent() {

@@ -18,8 +18,8 @@ export interface Kernel {
   busybox: string;
 }
 
-/** Everything the e2e guest loads: disks of each kind, the NIC, the 9p shares, EFI variables. */
-export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'virtio_blk', 'nvme', 'xhci_pci', 'usb_storage', 'sd_mod', '9p', '9pnet_virtio', 'efivarfs'];
+/** Everything the e2e guest loads: disks of each kind, the NIC, the 9p shares, EFI variables, Docker's overlay storage. */
+export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'virtio_blk', 'nvme', 'xhci_pci', 'usb_storage', 'sd_mod', '9p', '9pnet_virtio', 'efivarfs', 'overlay'];
 
 export function prepareKernel(cacheRoot: string): Kernel {
   const pkg = dependencyOf('linux-image-amd64');
