@@ -22,6 +22,8 @@ export interface HostServices {
   ntpPort: number;
   /** An HTTP server the guest reaches at http://10.0.2.101 (images). */
   filesPort?: number;
+  /** Tinkerbell's server (tink-server.ts), which the guest's tink-agent reaches at http://10.0.2.102. */
+  tinkPort?: number;
   /** The switch's socket pair on the NIC. */
   frames?: { qemuPort: number; hostPort: number };
 }
@@ -85,15 +87,25 @@ export class Machine {
     return { kind: 'esp-folder', dir };
   }
 
-  /** Starts boot number N (from 1) running guest/<script>.sh with `params` in its environment. */
+  /** Starts boot number N (from 1) of the run's kernel (HookOS), running guest/<script>.sh with `params` in its environment. */
   async boot(run: E2eRun, script: string, params: Record<string, string>, services: HostServices): Promise<RunningBoot & { number: number }> {
-    const number = ++this.boots;
     copyFileSync(guestScript(script), join(this.share, 'boot.sh'));
-    writeFileSync(join(this.share, 'boot-count'), `${number}\n`);
     writeFileSync(join(this.share, 'params.sh'), Object.entries({ REGISTRY: `10.0.2.2:${run.registry.port}`, ...params }).map(([k, v]) => `${k}='${v}'\n`).join(''));
+    return this.start(run, services, (workDir) => this.bootSource(run, this.append(services), workDir));
+  }
+
+  /** Starts a boot with no kernel given: the firmware boots what its variables name, from the machine's disks. */
+  bootFirmware(run: E2eRun, services: HostServices): Promise<RunningBoot & { number: number }> {
+    return this.start(run, services, async () => ({ kind: 'firmware' }));
+  }
+
+  private async start(run: E2eRun, services: HostServices, source: (workDir: string) => Promise<BootSource>): Promise<RunningBoot & { number: number }> {
+    const number = ++this.boots;
+    writeFileSync(join(this.share, 'boot-count'), `${number}\n`);
     const workDir = mkdtempSync(join(this.dir, `boot${number}-`));
     const forwards = [{ guest: '10.0.2.100:443', hostPort: services.verifierPort }];
     if (services.filesPort) forwards.push({ guest: '10.0.2.101:80', hostPort: services.filesPort });
+    if (services.tinkPort) forwards.push({ guest: '10.0.2.102:80', hostPort: services.tinkPort });
     const running = await startBoot({
       firmware: this.firmware,
       ...(this.rtcBase ? { rtcBase: this.rtcBase } : {}),
@@ -101,7 +113,7 @@ export class Machine {
       tpmState: this.tpmState,
       workDir,
       timeoutMs: BOOT_TIMEOUT_MS,
-      boot: await this.bootSource(run, this.append(services), workDir),
+      boot: await source(workDir),
       smbios: { serial: this.serial, uuid: this.uuid },
       disks: this.disks,
       shares: [

@@ -19,7 +19,9 @@ export interface DiskSpec {
 export type BootSource =
   | { kind: 'kernel'; kernel: string; initrd: string; append: string }
   /** A FAT folder the firmware boots from (\EFI\BOOT\BOOTX64.EFI): shim → grub → kernel. */
-  | { kind: 'esp-folder'; dir: string };
+  | { kind: 'esp-folder'; dir: string }
+  /** Nothing but the machine's disks: OVMF boots what its variables say (BootNext, then BootOrder). */
+  | { kind: 'firmware' };
 
 export interface Share {
   tag: string;
@@ -51,6 +53,8 @@ export interface MachineSpec {
     frames?: { qemuPort: number; hostPort: number };
   };
   memoryMiB?: number;
+  /** A QMP socket (server) to power the machine off and to hear why it stopped. */
+  qmpSocket?: string;
   /** Where the guest's clock starts (`-rtc base=`), when not now: a clock the agent must set. */
   rtcBase?: string;
 }
@@ -67,7 +71,8 @@ export function qemuArgs(m: MachineSpec): string[] {
     ...(m.rtcBase ? ['-rtc', `base=${m.rtcBase}`] : []),
   ];
   if (m.boot.kind === 'kernel') args.push('-kernel', m.boot.kernel, '-initrd', m.boot.initrd, '-append', m.boot.append);
-  else args.push(...espArgs(m.boot.dir));
+  else if (m.boot.kind === 'esp-folder') args.push(...espArgs(m.boot.dir));
+  if (m.qmpSocket) args.push('-qmp', `unix:${m.qmpSocket},server=on,wait=off`);
   m.shares.forEach((s, i) => {
     // multidevs=remap: the host's root spans several filesystems; without it inode numbers collide.
     args.push('-fsdev', `local,id=fs${i},path=${s.path},security_model=none,multidevs=remap${s.readonly ? ',readonly=on' : ''}`, '-device', `virtio-9p-pci,fsdev=fs${i},mount_tag=${s.tag}`);
