@@ -1,8 +1,9 @@
 #!/bin/busybox sh
 # The e2e guest's /init. Fixed for every boot (the initrd is measured into PCR 9): what a boot
 # does comes from the per-VM share. The userland is the host's own root, read-only over 9p, so
-# node, libpcap, efibootmgr, wipefs and mtools are the versions the other tests use; /tmp and
-# /run are the guest's own tmpfs.
+# node, libpcap, efibootmgr, wipefs, mtools and Docker are the versions the other tests use; the
+# guest writes to an overlay in its memory (HookOS's own root is in memory too: the Template
+# mounts /worker from it), and /tmp and /run are its own tmpfs.
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -11,7 +12,10 @@ while read -r m; do insmod "/lib/modules/$m" || echo "init: insmod $m failed"; d
 
 R=/newroot
 P9=trans=virtio,version=9p2000.L,msize=512000
-mount -t 9p -o "$P9,ro,cache=loose" hostroot $R || echo "init: cannot mount the host's root"
+mkdir -p /lower /mem
+mount -t 9p -o "$P9,ro,cache=loose" hostroot /lower || echo "init: cannot mount the host's root"
+mount -t tmpfs tmpfs /mem && mkdir -p /mem/upper /mem/work
+mount -t overlay overlay -o lowerdir=/lower,upperdir=/mem/upper,workdir=/mem/work $R || echo "init: cannot lay the overlay on the host's root"
 mount -t proc proc $R/proc
 mount -t sysfs sysfs $R/sys
 mount -t devtmpfs devtmpfs $R/dev

@@ -2,7 +2,7 @@
 # agent and the actions, and how a step's output and exit code reach the host.
 set -u -o pipefail
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export DOCKER_HOST=unix:///run/docker.sock NODE_DISABLE_COLORS=1 NODE_EXTRA_CA_CERTS=/run/fleet/tls.crt HOME=/tmp
+export NODE_DISABLE_COLORS=1 NODE_EXTRA_CA_CERTS=/run/fleet/tls.crt HOME=/tmp
 . /run/vm/params.sh
 
 OUT=/run/vm/out/boot-$(cat /run/vm/boot-count)
@@ -14,6 +14,7 @@ ln -s /proc /run/edge/proc
 ln -s /sys /run/edge/sys
 ln -s /run/vm/worker /run/edge/worker
 ln -s /run/vm/worker/fleet /tmp/fleet
+ln -s /run/vm/worker /worker
 
 say() { echo "guest: $*"; }
 
@@ -38,7 +39,7 @@ action() {
 # them, as HookOS's do), pulling over plain HTTP from the host's registry at $REGISTRY.
 start_docker() {
   mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup
-  dockerd --data-root /tmp/docker --exec-root /run/docker --pidfile /run/docker.pid -H unix:///run/docker.sock \
+  dockerd --data-root /tmp/docker --exec-root /run/docker --pidfile /run/docker.pid \
     --bridge=none --iptables=false --ip6tables=false --ip-forward=false --ip-masq=false --insecure-registry "$REGISTRY" > "$OUT/dockerd.log" 2>&1 &
 }
 
