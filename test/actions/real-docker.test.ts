@@ -7,9 +7,7 @@ import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js
 import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
-import { DockerEngine } from '../docker/engine.js';
-import { pushInstallerImages } from '../docker/installer-image.js';
-import { Registry } from '../docker/registry.js';
+import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { addDisk } from './fake-sysfs.js';
 import { usedDisk } from './disk-images.js';
 import { Loops, mirrorLoop, sha256sum } from './loop.js';
@@ -22,34 +20,20 @@ import { Rig } from './rig.js';
  * `docker run` of a real installer image (the installer double's program, with this machine's node
  * and disk tools) on a real disk.
  */
-const isRoot = process.getuid?.() === 0;
 const CONFIG_URL = 'https://fleetd.lab:8443/v1/config';
-let engine: DockerEngine;
-let registry: Registry;
-let installer: string;
+let docker: DockerLab;
 
 beforeAll(async () => {
-  if (!isRoot) return;
-  [engine, registry] = await Promise.all([DockerEngine.start(), Registry.start()]);
-  installer = `${registry.host}/siderolabs/installer:v1.9.5`;
-  // No base image can be pulled here: the image is made of this machine's own busybox.
-  await engine.importPrograms('fleet-test/installer:v1.9.5', ['/usr/bin/busybox']);
-  await engine.docker(['tag', 'fleet-test/installer:v1.9.5', installer]);
-  await engine.docker(['push', installer]);
-  // The pushed image leaves the engine's cache: the wipe's pull must fetch it from the registry.
-  await engine.docker(['image', 'rm', installer, 'fleet-test/installer:v1.9.5']);
+  if (isRoot) docker = await startDockerLab();
 }, 180_000);
-afterAll(async () => {
-  await registry?.stop();
-  await engine?.stop();
-});
+afterAll(() => docker?.stop());
 
 let rig: Rig;
 let disk: string;
 let before: string;
 beforeEach(async () => {
   rig = await Rig.create();
-  rig.dockerSocket = engine?.socket;
+  rig.dockerSocket = docker?.engine.socket;
   await addDisk(rig.sys, { name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456', sizeBytes: 4 << 20 });
   disk = join(rig.dir, 'nvme0n1.img');
   const bytes = randomBytes(4 << 20);
@@ -65,16 +49,17 @@ const env = (image: string) => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK
 
 describe.skipIf(!isRoot)('the installer pulled by a real engine from a real registry', () => {
   it('pulls the image the registry holds, then wipes: the engine now holds it for install', async () => {
+    const installer = docker.installer.good;
     const r = await rig.perform('wipe-disk', wipeDisk, env(installer));
     expect(r.lines).toContain(`wipe: pulled the installer image ${installer}`);
     expect(r.code).toBe(0);
     expect(sha256sum(disk)).not.toBe(before);
-    expect((await engine.docker(['image', 'inspect', '--format', '{{.Id}}', installer])).trim()).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect((await docker.engine.docker(['image', 'inspect', '--format', '{{.Id}}', installer])).trim()).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 
   it.each([
-    ['an image the registry does not hold', () => `${registry.host}/siderolabs/installer:v9.9.9`, /manifest unknown/],
-    ['a registry that does not answer', () => '127.0.0.1:1/siderolabs/installer:v1.9.5', /connection refused/],
+    ['an image the registry does not hold', () => docker.missing, /manifest unknown/],
+    ['a registry that does not answer', () => docker.unreachable, /connection refused/],
   ])('%s: the real engine\'s refusal, in the runbook\'s line, and nothing wiped', async (_n, image, why) => {
     const r = await rig.perform('wipe-disk', wipeDisk, env(image()));
     expect(r.code).toBe(1);
@@ -95,9 +80,9 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
   const installEnv = () => ({ INSTALL: 'true', INSTALL_DISK: dev, INSTALLER_IMAGE: image, CONFIG_URL });
 
   beforeAll(async () => {
-    ({ good: image, broken } = await pushInstallerImages(engine, `${registry.host}/talos/installer`));
+    ({ good: image, broken } = docker.installer);
     r = await Rig.create();
-    r.dockerSocket = engine.socket;
+    r.dockerSocket = docker.engine.socket;
     r.allowLoop = true;
     const file = join(r.dir, 'disk.img');
     await usedDisk(file);
@@ -105,7 +90,7 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     execFileSync('partx', ['--add', dev]);
     await r.attest();
     await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
-  }, 300_000);
+  });
   afterAll(async () => {
     loops.detachAll();
     await r?.cleanup();

@@ -1,16 +1,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
+import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { usedDisk } from './disk-images.js';
 import { Loops, mirrorLoop, sha256sum } from './loop.js';
 import { Rig } from './rig.js';
 
-/** wipe-disk on real block devices (loop devices over sparse files), run twice. */
-const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
+/**
+ * wipe-disk on real block devices (loop devices over sparse files), run twice; the installer it
+ * pulls first comes from a real registry through a real engine.
+ */
+let docker: DockerLab;
 /** wipe-disk's environment in the provision Template, for a Talos provision. */
 const talosEnv = (disk: string, serial: string) => ({
   WIPE: 'true',
@@ -18,7 +22,7 @@ const talosEnv = (disk: string, serial: string) => ({
   INSTALL_DISK_SERIAL: serial,
   INSTALL: 'true',
   OS: 'talos',
-  INSTALLER_IMAGE: INSTALLER,
+  INSTALLER_IMAGE: docker.installer.good,
   CONFIG_URL: 'https://fleet.example:8443/v1/config',
 });
 const MIB = 1 << 20;
@@ -28,10 +32,12 @@ let target: string;
 let others: string[];
 
 beforeAll(async () => {
+  if (!isRoot) return;
+  docker = await startDockerLab();
   rig = await Rig.create();
   rig.allowLoop = true;
+  rig.dockerSocket = docker.engine.socket;
   await rig.attest();
-  await writeFile(join(rig.dockerState, 'registry.json'), JSON.stringify({ images: { [INSTALLER]: 'ok' } }));
   const devs: string[] = [];
   for (const name of ['a', 'b', 'c']) {
     const file = join(rig.dir, `${name}.img`);
@@ -43,10 +49,11 @@ beforeAll(async () => {
     devs.push(dev);
   }
   [target, ...others] = devs as [string, ...string[]];
-});
+}, 180_000);
 afterAll(async () => {
   loops.detachAll();
-  await rig.cleanup();
+  await rig?.cleanup();
+  await docker?.stop();
 });
 
 async function readAt(dev: string, at: number, len: number): Promise<Buffer> {
@@ -60,7 +67,7 @@ async function readAt(dev: string, at: number, len: number): Promise<Buffer> {
   }
 }
 
-describe('wipe-disk on a real disk', () => {
+describe.skipIf(!isRoot)('wipe-disk on a real disk', () => {
   it('wipes the declared disk: signatures, both GPT copies, a discard; other disks stay byte-identical', async () => {
     const before = others.map(sha256sum);
     expect(existsSync(`${target}p2`)).toBe(true);
@@ -69,7 +76,8 @@ describe('wipe-disk on a real disk', () => {
     const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-A'));
     expect(r.code).toBe(0);
     expect(r.lines[0]).toBe(`wipe: ${target} reports the serial DISK-A`);
-    expect(r.lines).toContain(`wipe: pulled the installer image ${INSTALLER}`);
+    expect(r.lines).toContain(`wipe: pulled the installer image ${docker.installer.good}`);
+    expect(await docker.engine.docker(['image', 'ls', '--format', '{{.Repository}}:{{.Tag}}'])).toBe(`${docker.installer.good}\n`);
     // wipefs names what it erased: the ext4 and FAT signatures on the partitions, the GPT and PMBR on the disk.
     expect(r.lines.some((l) => l.startsWith(`wipe: ${target}p2: 2 bytes were erased`) && l.includes('(ext4)'))).toBe(true);
     expect(r.lines.some((l) => l.startsWith(`wipe: ${target}: 8 bytes were erased`) && l.includes('(gpt)'))).toBe(true);
