@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { access, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
+import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { addDisk, type FakeDisk } from './fake-sysfs.js';
 import { Files } from './http.js';
 import { sha256sum } from './loop.js';
@@ -14,19 +15,26 @@ import { Rig } from './rig.js';
 /**
  * Every line wipe-disk refuses with (the runbook's failure table), each on a machine of fake disks:
  * a sysfs tree and a disk file per disk. A refusal leaves every disk byte-identical, writes no wipe
- * record and runs no tool that writes.
+ * record and runs no tool that writes. The installer is pulled by a real engine from a real
+ * registry: the tests that reach the pull need root.
  */
-const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
 const CONFIG_URL = 'https://fleet.example:8443/v1/config';
+let docker: DockerLab | undefined;
+/** The installer the registry holds; without an engine only the refusals before the pull run, and they never use it. */
+const installer = () => docker?.installer.good ?? 'no-engine.invalid/talos/installer:v1.9.5';
 let rig: Rig;
 let files: Files;
 const disks = new Map<string, string>();
 
+beforeAll(async () => {
+  if (isRoot) docker = await startDockerLab();
+}, 180_000);
+afterAll(() => docker?.stop());
 beforeEach(async () => {
   rig = await Rig.create();
+  rig.dockerSocket = docker?.engine.socket;
   files = await new Files().start();
   disks.clear();
-  await writeFile(join(rig.dockerState, 'registry.json'), JSON.stringify({ images: { [INSTALLER]: 'ok' } }));
 });
 afterEach(async () => {
   await files.stop();
@@ -52,7 +60,7 @@ const env = (installDisk: string, more: Record<string, string> = {}) => ({
   INSTALL_DISK_SERIAL: 'S4EVNF0M123456',
   INSTALL: 'true',
   OS: 'talos',
-  INSTALLER_IMAGE: INSTALLER,
+  INSTALLER_IMAGE: installer(),
   CONFIG_URL,
   ...more,
 });
@@ -143,16 +151,16 @@ describe('wipe-disk refuses, touching nothing', () => {
     await refused(env(parted, { INSTALL_DISK_SERIAL: 'P-1' }), ['wipe: /dev/vdz1 is not partition vdz1 (254:49) of vdz; nothing wiped']);
   });
 
-  it('when the installer image cannot be pulled: the registry lacks it, or does not answer', async () => {
+  it.skipIf(!isRoot)('when the installer image cannot be pulled: the registry lacks it, or does not answer', async () => {
+    const { missing, unreachable } = docker!;
     const found = `wipe: ${nvme} reports the serial S4EVNF0M123456`;
-    await refused(env(nvme, { INSTALLER_IMAGE: 'ghcr.io/siderolabs/installer:v9.9.9' }), [
+    await refused(env(nvme, { INSTALLER_IMAGE: missing }), [
       found,
-      'wipe: the installer image ghcr.io/siderolabs/installer:v9.9.9 cannot be pulled (Error response from daemon: manifest unknown); nothing wiped',
+      `wipe: the installer image ${missing} cannot be pulled (Error response from daemon: manifest for ${missing} not found: manifest unknown: manifest unknown); nothing wiped`,
     ]);
-    await writeFile(join(rig.dockerState, 'registry.json'), JSON.stringify({ offline: true, images: {} }));
-    await refused(env(nvme), [
+    await refused(env(nvme, { INSTALLER_IMAGE: unreachable }), [
       found,
-      `wipe: the installer image ${INSTALLER} cannot be pulled (Error response from daemon: Get "https://ghcr.io/v2/": dial tcp: lookup ghcr.io: no such host); nothing wiped`,
+      `wipe: the installer image ${unreachable} cannot be pulled (Error response from daemon: Get "http://127.0.0.1:1/v2/": dial tcp 127.0.0.1:1: connect: connection refused); nothing wiped`,
     ]);
   });
 
@@ -277,7 +285,7 @@ describe('wipe-disk without work', () => {
     expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
   });
 
-  it('asks no seed service for a Talos provision, whatever SEED_URL says', async () => {
+  it.skipIf(!isRoot)('asks no seed service for a Talos provision, whatever SEED_URL says', async () => {
     const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
     await rig.attest();
     const gone = await new Files().start();
