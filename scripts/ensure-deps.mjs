@@ -125,6 +125,21 @@ function ensureCrdServer() {
 }
 
 /**
+ * Tinkerbell's Template rendering and validation (test/tinkerbell/render), which the Template tests
+ * render fleet's Workflows with: built by test/tinkerbell/build.sh from Debian's Go and Sprig
+ * packages (about 25 s once) and kept in $TMPDIR, named by its sources' hash so an edit rebuilds.
+ * build.sh says so on stderr only when it builds; a build that fails stops the tests, with its output.
+ */
+function ensureTinkRender() {
+  const dir = join(process.env.TMPDIR || tmpdir(), 'fleet-tink-render');
+  const r = spawnSync('sh', [join(root, 'test', 'tinkerbell', 'build.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (r.status !== 0) {
+    console.error('setup: building tink-render failed (above)');
+    process.exit(1);
+  }
+}
+
+/**
  * Debian's chronyd, a real NTP server for the agent's clock test: its package extracted into
  * $TMPDIR (installing it would remove systemd-timesyncd).
  */
@@ -149,6 +164,7 @@ function ensureChrony() {
 ensureDebian(process.argv.includes('--e2e'));
 if (process.argv.includes('--e2e')) {
   ensureCrdServer();
+  ensureTinkRender();
   ensureChrony();
 }
 ensureNpm();
