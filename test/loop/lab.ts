@@ -17,6 +17,7 @@ import type { Inventory } from '../../verifier/inventory/inventory.js';
 import { NetBoxInventory } from '../../verifier/inventory/netbox/netbox-inventory.js';
 import { NetBoxClient } from '../../verifier/netbox/client.js';
 import { openDatabase, type Db } from '../../verifier/state/database.js';
+import type { DockerLab } from '../docker/lab.js';
 import { fleetCli } from '../fleet-cli.js';
 import { startFleetServe, type FleetServe } from '../fleet-serve.js';
 import { TERRAFORM } from '../inventory/netbox-fixture.js';
@@ -58,10 +59,12 @@ export class Lab {
     /** Tinkerbell's namespace for this lab: each lab has its own on the shared API server. */
     readonly ns: string,
     readonly machine: Machine,
+    /** The installer image the Talos classes name: the one `docker`'s registry holds. */
+    private readonly installer: string,
   ) {}
 
-  /** A lab on `kube` (the API server the test file shares), in a namespace of its own. */
-  static async start(kube: CrdServer, opts: LabOptions): Promise<Lab> {
+  /** A lab on `kube` and `docker` (the API server and Docker the test file shares), in a namespace of its own. */
+  static async start(kube: CrdServer, docker: DockerLab, opts: LabOptions): Promise<Lab> {
     const dir = await mkdtemp(join(tmpdir(), 'fleet-lab-'));
     const ns = `lab-${(labs++).toString(36)}-${process.pid}`;
     // Flux has applied the Templates, as in the lab: through the real CRD's strict validation.
@@ -70,7 +73,7 @@ export class Lab {
       t.metadata.namespace = ns;
       await kube.create(t as never, 'templates');
     }
-    const lab = new Lab(opts, dir, kube, ns, await Machine.create());
+    const lab = new Lab(opts, dir, kube, ns, await Machine.create(docker), docker.installer.good);
     try {
       await lab.serve();
     } catch (err) {
@@ -78,6 +81,12 @@ export class Lab {
       throw err;
     }
     return lab;
+  }
+
+  /** The rig's catalogue, its Talos classes installing the registry's installer (a real engine pulls it). */
+  private get catalogue() {
+    const classes = Object.fromEntries(Object.entries(RIG_CATALOGUE.classes).map(([name, c]) => [name, 'installer_image' in c ? { ...c, installer_image: this.installer } : c]));
+    return { ...RIG_CATALOGUE, classes };
   }
 
   private get declaration() {
@@ -105,7 +114,7 @@ export class Lab {
     const d = this.declaration;
     if (this.opts.backend === 'embedded') {
       const nodes = join(this.dir, 'nodes.yaml');
-      await writeFile(nodes, stringify({ ...RIG_CATALOGUE, nodes: { [HOST]: d } }));
+      await writeFile(nodes, stringify({ ...this.catalogue, nodes: { [HOST]: d } }));
       args.push('--nodes', nodes);
       this.fleetd = await startFleetServe(args);
       this.db = openDatabase(state);
@@ -124,10 +133,10 @@ export class Lab {
     const token = join(this.dir, 'netbox-token');
     await writeFile(token, nb.token, { mode: 0o600 });
     const classes = join(this.dir, 'classes.yaml');
-    await writeFile(classes, stringify({ classes: RIG_CATALOGUE.classes }));
+    await writeFile(classes, stringify({ classes: this.catalogue.classes }));
     args.push('--netbox-url', nb.url, '--netbox-token-file', token, '--binding-author', TERRAFORM, '--classes', classes);
     this.fleetd = await startFleetServe(args);
-    this.inventory = new NetBoxInventory(new NetBoxClient({ url: nb.url, token: nb.token, retries: 0 }), { classes: readNodesFile(stringify({ classes: RIG_CATALOGUE.classes })).file.classes });
+    this.inventory = new NetBoxInventory(new NetBoxClient({ url: nb.url, token: nb.token, retries: 0 }), { classes: readNodesFile(stringify({ classes: this.catalogue.classes })).file.classes });
   }
 
   async device(): Promise<Device> {

@@ -2,8 +2,9 @@
  * One lab machine for the loop tests: its own TPM (a copy of a golden swtpm state), booted by
  * playing a recorded firmware log into it; `fleet agent` run as HookOS runs it (the CLI, over the
  * TPM's socket, with this boot's id and the switch's LLDP frame); and the machine's world for the
- * Template's actions (a fake sysfs with its NVMe install disk as a file, /proc with the boot id,
- * HookOS's /worker/fleet), where the actions run as tink-agent would run them.
+ * Template's actions (its install disk a loop device over a sparse file, which the installer's
+ * container reaches through /dev, in a fake sysfs with the NVMe disk's serial; /proc with the boot
+ * id; HookOS's /worker/fleet; its Docker engine), where the actions run as tink-agent would run them.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -21,9 +22,9 @@ import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { Tpm } from '../../shared/tpm/client.js';
 import { SocketTransport } from '../../shared/tpm/transport.js';
 import { INSTALL_CODE_FILE } from '../../shared/worker/marker.js';
-import { addDisk } from '../actions/fake-sysfs.js';
-import { sha256sum, sparseFile } from '../actions/loop.js';
+import { Loops, mirrorLoop, sha256sum, sparseFile } from '../actions/loop.js';
 import { Rig } from '../actions/rig.js';
+import type { DockerLab } from '../docker/lab.js';
 import { buildLldpFrame } from '../lldp/frame.js';
 import { simulateBoot } from '../swtpm/boot.js';
 import { copyTpmState, goldenTpm } from '../swtpm/provision.js';
@@ -37,12 +38,9 @@ export const DISK = '/dev/nvme0n1';
 export const DISK_SERIAL = 'S4EVNF0M123456';
 const DISK_BYTES = 64 << 20;
 export const MAC = '52:54:00:12:34:56';
-export const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
 
 export class Machine {
   private swtpm: RunningSwtpm | undefined;
-  /** The disk file that stands in for the NVMe install disk. */
-  readonly disk: string;
   port = RIG_PORT;
   /** Console lines of every agent run, in order. */
   readonly console: string[] = [];
@@ -50,27 +48,29 @@ export class Machine {
   private constructor(
     readonly serial: string,
     readonly actions: Rig,
+    private readonly loops: Loops,
+    /** The loop device that stands in for the NVMe install disk. */
+    readonly disk: string,
     private readonly tpmState: string,
     readonly binding: { rsa2048: string; eccp256: string },
-  ) {
-    this.disk = join(actions.dir, 'nvme0n1.img');
-  }
+  ) {}
 
-  static async create(serial = 'SN-LOOP-0001'): Promise<Machine> {
+  /** A machine whose HookOS engine is `docker`'s. */
+  static async create(docker: DockerLab, serial = 'SN-LOOP-0001'): Promise<Machine> {
     const actions = await Rig.create();
+    actions.dockerSocket = docker.engine.socket;
+    actions.allowLoop = true;
     const golden = await goldenTpm('a');
     const state = await copyTpmState(golden, join(actions.dir, 'tpm'));
-    const m = new Machine(serial, actions, state.stateDir, { rsa2048: ekHashOfCertificate(golden.ekCertRsaDer), eccp256: ekHashOfCertificate(golden.ekCertEccDer) });
     // 64 MiB (the installer's EFI, META and STATE fit), sparse but for an old install's first MiB and last one.
-    await addDisk(actions.sys, { name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: DISK_SERIAL, sizeBytes: DISK_BYTES });
+    const file = join(actions.dir, 'nvme0n1.img');
     const head = randomBytes(1 << 20);
     head.write('EFI PART', 512, 'latin1');
-    await sparseFile(m.disk, DISK_BYTES, [[0, head], [DISK_BYTES - (1 << 20), randomBytes(1 << 20)]]);
-    actions.devs.set(DISK, '259:0');
-    actions.devs.set(m.disk, '259:0');
-    await writeFile(join(actions.dockerState, 'registry.json'), JSON.stringify({ images: { [INSTALLER]: 'ok' } }));
+    await sparseFile(file, DISK_BYTES, [[0, head], [DISK_BYTES - (1 << 20), randomBytes(1 << 20)]]);
+    const loops = new Loops();
+    const disk = loops.attach(file);
     await writeFile(join(actions.dir, 'serial'), `${serial}\n`);
-    return m;
+    return new Machine(serial, actions, loops, disk, state.stateDir, { rsa2048: ekHashOfCertificate(golden.ekCertRsaDer), eccp256: ekHashOfCertificate(golden.ekCertEccDer) });
   }
 
   /** A power cycle into HookOS: the TPM restarts (PCRs cleared), firmware measures the boot, a new boot id. */
@@ -121,14 +121,17 @@ export class Machine {
 
   /**
    * Runs one action as tink-agent runs its container: the environment its Template renders, this
-   * machine's world. The Workflow names the disk by its /dev path; here that disk is a file.
+   * machine's world. The Workflow names the disk by its /dev path; here that disk is a loop device.
    */
   async run<A extends ActionName>(name: A, env: Record<string, string>): Promise<{ code: number; lines: string[] }> {
+    // sysfs shows the disk as the kernel has it now: an earlier action may have changed its partitions.
+    await mirrorLoop(this.actions.sys, this.disk, DISK_SERIAL);
     return this.actions.perform(name, ACTIONS[name] as Action<A>, { ...env, ...(env.INSTALL_DISK === DISK ? { INSTALL_DISK: this.disk } : {}) });
   }
 
   async stop(): Promise<void> {
     await this.swtpm?.stop();
+    this.loops.detachAll();
     await this.actions.cleanup();
   }
 }
