@@ -389,6 +389,14 @@ describe('outcomes', () => {
     expect(journals(p.steps)[0]).toMatch(/never reported its first action within its global timeout \(3000 s\); fleetd deleted it, and no later boot resumes it/);
   });
 
+  it('a run whose first action Tinkerbell\'s agent reported RUNNING (no start time yet) is not abandoned, however late it began', () => {
+    const d = device();
+    const wf = run(d, 'provision', 4_000_000, { state: 'RUNNING', globalTimeout: 3000, currentState: { actionName: 'wipe-disk', state: 'RUNNING' }, tasks: [{ actions: [{ name: 'wipe-disk', state: 'RUNNING', message: 'running action' }] }] });
+    const p = plan({ ...steady(d), workflows: [wf], hardware: [stamp(desiredHardware(d, NS, true))] }, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(journals(p.steps)).toEqual([]);
+  });
+
   it('a node that attests again after its provision succeeded booted HookOS instead of its disk: journaled once per run, counted', () => {
     const attested = (agoMs: number) => ({ at: new Date(NOW - agoMs).toISOString(), mac: '52:54:00:12:34:56', bootId: 'b2', eks: {}, secureBoot: true, switchPort: 'Port 5' });
     const d = device({ status: 'planned', attested: attested(60_000) });

@@ -125,7 +125,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   for (const run of runs) {
     if (!isFinished(run.state)) {
       const limit = (run.globalTimeout ?? cfg.defaultGlobalTimeoutS) * 1000;
-      if (!run.actions.some((a) => a.started !== null) && world.now > run.created + limit) {
+      if (!run.begun && world.now > run.created + limit) {
         // Tinkerbell sets no deadline before the first action: without this the run would wait forever.
         ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Workflow', name: run.name });
         if (ctx.jobs.has(run.name) && isOwned(ctx.jobs.get(run.name)!)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Job', name: run.name });
@@ -173,7 +173,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   if (device.bmcType && device.bmcType !== 'amt') journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, `dev:${host}:bmc:${device.bmcType}`);
 
   // A run that needs a power cycle gets its Rufio Job (again, if the pass that started it stopped early).
-  if (current?.boot === 'bmc' && machine && !current.run.actions.some((a) => a.started !== null)) {
+  if (current?.boot === 'bmc' && machine && !current.run.begun) {
     const job = ctx.jobs.get(current.run.name);
     if (!job) ctx.steps.push({ to: 'kube', op: 'create', kind: 'Job', object: desiredPowerCycle(device, current.run.name, cfg.namespace) });
     else {

@@ -20,6 +20,12 @@ export interface WorkflowView {
   /** Seconds; null when the status does not say yet (before the template is rendered). */
   globalTimeout: number | null;
   actions: ActionView[];
+  /**
+   * Whether the machine took the run: an action started or left PENDING. Tinkerbell's agent
+   * reports an action RUNNING without a start time (the times come with its result), so a start
+   * time alone would miss a first action that is running.
+   */
+  begun: boolean;
   /** The action the run was at: the one running, failed or timed out, else the last started. */
   current: string | null;
   endedAt: number | null;
@@ -79,6 +85,7 @@ export function viewWorkflow(wf: KubeObject): WorkflowView {
     created: time(wf.metadata.creationTimestamp) ?? 0,
     globalTimeout: typeof status.globalTimeout === 'number' && status.globalTimeout > 0 ? status.globalTimeout : null,
     actions,
+    begun: actions.some((a) => a.started !== null || a.state !== 'pending'),
     current: named ?? active?.name ?? lastStarted?.name ?? null,
     endedAt: stops.length ? Math.max(...stops) : null,
   };
