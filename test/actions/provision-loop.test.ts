@@ -9,24 +9,24 @@ import { PART_TYPE } from '../../images/tink-reprovision-tools/disk/gpt.js';
 import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
+import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { usedDisk } from './disk-images.js';
 import { Loops, mirrorLoop, sha256sum } from './loop.js';
 import { Rig } from './rig.js';
 
 /**
- * The provision Template on a real disk: wipe-disk, install (the stub docker plays the engine and
- * the Talos installer), next-boot (the stub efibootmgr plays the firmware's variables), reboot;
- * each action run twice, and the runbook's failures of install.
+ * The provision Template on a real disk: wipe-disk (pulling the installer from a real registry),
+ * install (a real engine runs the installer image), next-boot (the stub efibootmgr plays the
+ * firmware's variables), reboot; each action run twice, and the runbook's failures of install.
  */
-const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
-const BROKEN = 'ghcr.io/siderolabs/installer:v0.0.0-broken';
 const CONFIG_URL = 'https://fleet.example:8443/v1/config';
 const loops = new Loops();
+let docker: DockerLab;
 let rig: Rig;
 let disk: string;
 
-const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-PROVISION', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: INSTALLER, CONFIG_URL });
-const installEnv = (more: Record<string, string> = {}) => ({ INSTALL: 'true', INSTALL_DISK: disk, INSTALLER_IMAGE: INSTALLER, CONFIG_URL, ...more });
+const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-PROVISION', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: docker.installer.good, CONFIG_URL });
+const installEnv = (more: Record<string, string> = {}) => ({ INSTALL: 'true', INSTALL_DISK: disk, INSTALLER_IMAGE: docker.installer.good, CONFIG_URL, ...more });
 
 /** A fresh boot that attested, with the disk wiped in it. */
 async function wipedInNewBoot(): Promise<void> {
@@ -37,28 +37,35 @@ async function wipedInNewBoot(): Promise<void> {
   expect(r.code, r.lines.join('\n')).toBe(0);
 }
 
-const dockerRuns = async () => (await readFile(join(rig.dockerState, 'calls.jsonl'), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as string[]).filter((a) => a[0] === 'run');
+/** The `docker run`s install ran. */
+const dockerRuns = () => rig.calls.filter((c) => c.cmd === 'docker' && c.args[0] === 'run').map((c) => c.args);
 
 beforeAll(async () => {
+  if (!isRoot) return;
+  docker = await startDockerLab();
   rig = await Rig.create();
   rig.allowLoop = true;
-  await writeFile(join(rig.dockerState, 'registry.json'), JSON.stringify({ images: { [INSTALLER]: 'ok', [BROKEN]: 'broken' } }));
+  rig.dockerSocket = docker.engine.socket;
   const file = join(rig.dir, 'disk.img');
   await usedDisk(file);
   disk = loops.attach(file);
   execFileSync('partx', ['--add', disk]);
-});
+}, 180_000);
 afterAll(async () => {
   loops.detachAll();
-  await rig.cleanup();
+  await rig?.cleanup();
+  await docker?.stop();
 });
 
-describe('install', () => {
+describe.skipIf(!isRoot)('install', () => {
   it('installs Talos with talos.config at CONFIG_URL/<install code>, and never prints the code', async () => {
+    const installer = docker.installer.good;
     await wipedInNewBoot();
+    const since = Date.now();
     const r = await rig.perform('install', install, installEnv());
-    expect(r).toEqual({ code: 0, lines: [`install: running the installer ${INSTALLER} on ${disk}`, `install: installed Talos to ${disk}`] });
-    expect((await dockerRuns()).at(-1)).toEqual(['run', '--rm', '--privileged', '--log-driver', 'none', '-v', '/dev:/dev', INSTALLER, 'install', '--disk', disk, '--platform', 'metal', '--config', `${CONFIG_URL}/${rig.code}`]);
+    expect(r).toEqual({ code: 0, lines: [`install: running the installer ${installer} on ${disk}`, `install: installed Talos to ${disk}`] });
+    expect(dockerRuns().at(-1)).toEqual(['run', '--rm', '--privileged', '--log-driver', 'none', '-v', '/dev:/dev', installer, 'install', '--disk', disk, '--platform', 'metal', '--config', `${CONFIG_URL}/${rig.code}`]);
+    expect(await docker.engine.containersCreated(since)).toEqual([installer]);
     const gpt = await readGpt(disk);
     expect(gpt?.partitions.map((p) => [p.index, p.type])).toEqual([[1, PART_TYPE.efiSystem], [2, PART_TYPE.linuxFilesystem], [3, PART_TYPE.linuxFilesystem]]);
     const cmdline = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
@@ -68,7 +75,9 @@ describe('install', () => {
 
   it('run again in the same boot (the agent restarted mid-install): the installer\'s own refusal, then the failure line; the disk is unchanged', async () => {
     const before = sha256sum(disk);
+    const since = Date.now();
     const r = await rig.perform('install', install, installEnv());
+    expect(await docker.engine.containersCreated(since)).toEqual([docker.installer.good]);
     expect(r.code).toBe(1);
     expect(r.lines.slice(-2)).toEqual([
       `install: failed to perform disk operations: disk ${disk} is not empty, skipping install, detected "gpt"`,
@@ -80,18 +89,23 @@ describe('install', () => {
 
   it('resumed in a new boot after wipe-disk: refuses, installs nothing, runs no installer', async () => {
     const before = sha256sum(disk);
-    const runs = (await dockerRuns()).length;
+    const runs = dockerRuns().length;
+    const since = Date.now();
     await rig.setBootId(randomUUID());
     await rig.attest();
     const r = await rig.perform('install', install, installEnv());
     expect(r).toEqual({ code: 1, lines: ['install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision'] });
     expect(sha256sum(disk)).toBe(before);
-    expect(await dockerRuns()).toHaveLength(runs);
+    expect(dockerRuns()).toHaveLength(runs);
+    expect(await docker.engine.containersCreated(since)).toEqual([]);
   });
 
   it('an installer that fails: its last lines, the code blanked, then the failure line', async () => {
+    // wipe-disk pulled the good installer in this boot; the engine pulls the broken one as install runs it.
     await wipedInNewBoot();
-    const r = await rig.perform('install', install, installEnv({ INSTALLER_IMAGE: BROKEN }));
+    const since = Date.now();
+    const r = await rig.perform('install', install, installEnv({ INSTALLER_IMAGE: docker.installer.broken }));
+    expect(await docker.engine.containersCreated(since)).toEqual([docker.installer.broken]);
     expect(r.code).toBe(1);
     expect(r.lines).toContain(`install: 2025/03/01 10:00:00 kernel command line: talos.platform=metal talos.config=${CONFIG_URL}/<install code>`);
     expect(r.lines.slice(-2)).toEqual(['install: failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument', 'install: the installer failed; the lines above are its last output']);
@@ -99,16 +113,18 @@ describe('install', () => {
   });
 
   it('a retirement (INSTALL false) installs nothing; a disk other than the wiped one or no code is refused', async () => {
-    const runs = (await dockerRuns()).length;
+    const runs = dockerRuns().length;
+    const since = Date.now();
     expect(await rig.perform('install', install, installEnv({ INSTALL: 'false' }))).toEqual({ code: 0, lines: ['install: INSTALL is "false", not true: nothing installed (a retirement wipes only)'] });
     expect(await rig.perform('install', install, installEnv({ INSTALL_DISK: '/dev/sdq' }))).toEqual({ code: 1, lines: [`install: /dev/sdq is not ${disk}, the disk wipe-disk wiped; nothing installed`] });
     await rm(join(rig.fleet, 'install_code'));
     expect(await rig.perform('install', install, installEnv())).toEqual({ code: 1, lines: ['install: no install code'] });
-    expect(await dockerRuns()).toHaveLength(runs);
+    expect(dockerRuns()).toHaveLength(runs);
+    expect(await docker.engine.containersCreated(since)).toEqual([]);
   });
 });
 
-describe('next-boot and reboot after an install', () => {
+describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
   const PXE = { label: 'UEFI PXEv4 (MAC:525400123456)', path: 'PciRoot(0x0)/Pci(0x3,0x0)/MAC(525400123456,1)/IPv4(0.0.0.0,0,DHCP,0.0.0.0,0.0.0.0,0.0.0.0)', active: true };
   const UIAPP = { label: 'UiApp', path: 'FvVol(7cb8bdc9-f8eb-4f34-aaea-3ee4af6516a1)/FvFile(462caa21-7614-4503-836e-8ab6f4662331)', active: false };
   const STALE = { label: 'fleet talos', path: 'HD(1,GPT,0b5c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11,0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)', active: true };

@@ -18,8 +18,9 @@ export interface Call {
 
 /**
  * One machine for the actions: a fake sysfs and /proc (with this boot's id), its own /tmp/fleet, a
- * bin directory whose `docker` and `efibootmgr` are the test doubles in ./stubs, the device numbers
- * of disk files (a real block device answers for itself), and every command the actions ran.
+ * bin directory whose `efibootmgr` is the test double in ./stubs (this host has no EFI variables to
+ * write), the real `docker` CLI, the device numbers of disk files (a real block device answers for
+ * itself), and every command the actions ran.
  */
 export class Rig {
   readonly calls: Call[] = [];
@@ -31,21 +32,22 @@ export class Rig {
   allowLoop = false;
   /** Whether the machine has EFI variables (the stub efibootmgr's NVRAM file). */
   efi = true;
-  /** A real Docker engine's socket (test/docker/engine.ts): `docker` is then the real CLI, not the double. */
+  /**
+   * The socket of the Docker engine `docker` talks to (test/docker/engine.ts). Without one, a socket
+   * nothing listens on: the CLI fails as with HookOS's engine down, and never reaches this host's Docker.
+   */
   dockerSocket: string | undefined;
 
   private constructor(readonly dir: string) {}
 
   static async create(): Promise<Rig> {
     const rig = new Rig(await mkdtemp(join(tmpdir(), 'fleet-actions-')));
-    for (const d of ['sys/block', 'proc/sys/kernel/random', 'fleet', 'bin', 'docker', 'tmp']) await mkdir(join(rig.dir, d), { recursive: true });
+    for (const d of ['sys/block', 'proc/sys/kernel/random', 'fleet', 'bin', 'tmp']) await mkdir(join(rig.dir, d), { recursive: true });
     await rig.setBootId(rig.bootId);
     await writeFile(join(rig.proc, 'meminfo'), 'MemTotal:       24684096 kB\nMemAvailable:   20000000 kB\n');
     await writeFile(join(rig.proc, 'sysrq-trigger'), '');
-    for (const tool of ['docker', 'efibootmgr']) {
-      await writeFile(join(rig.bin, tool), `#!/bin/sh\nexec "${process.execPath}" "${STUBS}${tool}.mjs" "$@"\n`);
-      await chmod(join(rig.bin, tool), 0o755);
-    }
+    await writeFile(join(rig.bin, 'efibootmgr'), `#!/bin/sh\nexec "${process.execPath}" "${STUBS}efibootmgr.mjs" "$@"\n`);
+    await chmod(join(rig.bin, 'efibootmgr'), 0o755);
     return rig;
   }
 
@@ -60,10 +62,6 @@ export class Rig {
   }
   get bin() {
     return join(this.dir, 'bin');
-  }
-  /** The stub docker's state: its registry, image cache and the argv of every call. */
-  get dockerState() {
-    return join(this.dir, 'docker');
   }
   /** The stub efibootmgr's NVRAM. */
   get efivars() {
@@ -84,7 +82,8 @@ export class Rig {
   io(): ActionIO {
     const run = spawnRunner({
       ...process.env,
-      ...(this.dockerSocket ? { DOCKER_HOST: `unix://${this.dockerSocket}` } : { PATH: `${this.bin}:${process.env.PATH}`, FAKE_DOCKER_STATE: this.dockerState }),
+      PATH: `${this.bin}:${process.env.PATH}`,
+      DOCKER_HOST: `unix://${this.dockerSocket ?? join(this.dir, 'docker.sock')}`,
       ...(this.efi ? { FAKE_EFIVARS: this.efivars } : {}),
     });
     return {

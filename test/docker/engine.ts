@@ -72,6 +72,16 @@ export class DockerEngine {
     }
   }
 
+  /**
+   * The image of every container this engine created since `since` (ms since the epoch), oldest
+   * first, from its event log: what it ran, even of containers `--rm` has removed.
+   */
+  async containersCreated(since: number): Promise<string[]> {
+    const secs = (ms: number) => (ms / 1000).toFixed(3);
+    const out = await this.docker(['events', '--since', secs(since), '--until', secs(Date.now()), '--filter', 'type=container', '--filter', 'event=create', '--format', '{{.From}}']);
+    return out.split('\n').filter(Boolean);
+  }
+
   stop(): Promise<void> {
     return this.daemons.stop();
   }

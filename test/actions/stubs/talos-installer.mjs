@@ -1,5 +1,5 @@
-// TEST DOUBLE of the Talos installer (siderolabs/installer's /bin/installer), run by the docker
-// double in the action tests and, as the entrypoint of a real image, by a real Docker engine.
+// TEST DOUBLE of the Talos installer (siderolabs/installer's /bin/installer): the entrypoint of
+// the installer image a real Docker engine runs in the action tests (test/docker/installer-image.ts).
 // `node talos-installer.mjs install --disk D --platform metal --config URL`.
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
