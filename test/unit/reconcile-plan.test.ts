@@ -389,6 +389,14 @@ describe('outcomes', () => {
     expect(journals(p.steps)[0]).toMatch(/never reported its first action within its global timeout \(3000 s\); fleetd deleted it, and no later boot resumes it/);
   });
 
+  it('a Workflow whose Template Tinkerbell could not render has ended: journaled once with Tinkerbell\'s reason, not left to be deleted as abandoned', () => {
+    const d = device();
+    const reason = 'error rendering template: failed to parse template with ID w: err: template: workflow-template:1: function "nofunc" not defined';
+    const wf = run(d, 'provision', 30_000, { templateRendering: 'failed', conditions: [{ type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: reason }] });
+    const p = plan({ ...steady(d), workflows: [wf] }, cfg);
+    expect(journals(p.steps)).toEqual([`warning: n1: Tinkerbell could not render the Template of Workflow ${wf.metadata.name} (${reason}), so no action ran. Fix the cause, then set desired_action to provision`]);
+  });
+
   it('a run whose first action Tinkerbell\'s agent reported RUNNING (no start time yet) is not abandoned, however late it began', () => {
     const d = device();
     const wf = run(d, 'provision', 4_000_000, { state: 'RUNNING', globalTimeout: 3000, currentState: { actionName: 'wipe-disk', state: 'RUNNING' }, tasks: [{ actions: [{ name: 'wipe-disk', state: 'RUNNING', message: 'running action' }] }] });

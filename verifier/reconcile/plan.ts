@@ -311,7 +311,9 @@ function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
   const at = run.actions.find((a) => a.name === run.current);
   const address = device.address ? splitCidr(device.address)?.ip : undefined;
   const read = address ? `; read journalctl -t hookos HOOKOS_HOST=${address} on spore for the action's last lines` : '';
-  const msg = `${host}: Workflow ${run.name} ended ${state} at ${run.current ?? 'its first action'} (${at?.message || 'no message'})${read}`;
+  const msg = run.renderError !== null
+    ? `${host}: Tinkerbell could not render the Template of Workflow ${run.name} (${run.renderError}), so no action ran`
+    : `${host}: Workflow ${run.name} ended ${state} at ${run.current ?? 'its first action'} (${at?.message || 'no message'})${read}`;
   if (run.kind === 'retire') {
     return journal(ctx, device, 'danger', `${msg}. The disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`, note);
   }

@@ -26,6 +26,11 @@ export interface WorkflowView {
    * time alone would miss a first action that is running.
    */
   begun: boolean;
+  /**
+   * Tinkerbell's reason it could not render the Template (its TemplateRenderedSuccess condition):
+   * such a run has no actions and no state, and never will; it reads as failed.
+   */
+  renderError: string | null;
   /** The action the run was at: the one running, failed or timed out, else the last started. */
   current: string | null;
   endedAt: number | null;
@@ -77,14 +82,17 @@ export function viewWorkflow(wf: KubeObject): WorkflowView {
   const lastStarted = [...actions].reverse().find((a) => a.started !== null);
   const stops = actions.map((a) => a.stopped).filter((t): t is number => t !== null);
   const kindLabel = wf.metadata.labels?.['fleet.lolwtf.ca/run'];
+  const rendering = Array.isArray(status.conditions) ? (status.conditions as Array<Record<string, unknown>>).find((c) => c.type === 'TemplateRenderedSuccess') : undefined;
+  const renderError = status.templateRendering === 'failed' || rendering?.status === 'False' ? (typeof rendering?.message === 'string' && rendering.message ? rendering.message : 'no message') : null;
   return {
     name: wf.metadata.name,
     device: wf.metadata.labels?.[DEVICE_LABEL] ?? (typeof wf.spec?.hardwareRef === 'string' ? wf.spec.hardwareRef : ''),
     kind: kindLabel === 'provision' || kindLabel === 'retire' ? kindLabel : 'other',
-    state: runState(status.state),
+    state: renderError !== null ? 'failed' : runState(status.state),
     created: time(wf.metadata.creationTimestamp) ?? 0,
     globalTimeout: typeof status.globalTimeout === 'number' && status.globalTimeout > 0 ? status.globalTimeout : null,
     actions,
+    renderError,
     begun: actions.some((a) => a.started !== null || a.state !== 'pending'),
     current: named ?? active?.name ?? lastStarted?.name ?? null,
     endedAt: stops.length ? Math.max(...stops) : null,
