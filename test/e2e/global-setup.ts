@@ -21,6 +21,7 @@ import { missingHostTools } from './host-tools.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
 import { withCacheLock } from './parts/cache-lock.js';
 import { prepareInitramfs } from './parts/initramfs.js';
+import { prepareInstalledImage } from './parts/installed-image.js';
 import { prepareKernel } from './parts/kernel.js';
 import { prepareSignedLoaders } from './secure-boot-esp.js';
 
@@ -44,9 +45,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const started = Date.now();
   mkdirSync(CACHE, { recursive: true });
-  const { kernel, initrd, signedLoaders } = await withCacheLock(CACHE, () => {
+  const { kernel, initrd, signedLoaders, installedImage } = await withCacheLock(CACHE, () => {
     const kernel = prepareKernel(CACHE);
-    return { kernel, initrd: prepareInitramfs(kernel, join(CACHE, kernel.pkg)), signedLoaders: prepareSignedLoaders(join(CACHE, 'secure-boot')) };
+    return {
+      kernel,
+      initrd: prepareInitramfs(kernel, join(CACHE, kernel.pkg)),
+      signedLoaders: prepareSignedLoaders(join(CACHE, 'secure-boot')),
+      installedImage: prepareInstalledImage(join(CACHE, 'installed-image'), kernel),
+    };
   });
 
   const fleetShare = join(runDir, 'fleet');
@@ -69,7 +75,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const caDir = join(runDir, 'tpm-ca');
   const a = await provisionTpm(join(runDir, 'tpm-a'), { caDir });
   const b = await provisionTpm(join(runDir, 'tpm-b'), { caDir });
-  project.provide('e2e', { skip: null, registry: { port: registry.port, installer: inGuest(installers.good), brokenInstaller: inGuest(installers.broken) }, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
+  project.provide('e2e', { skip: null, registry: { port: registry.port, installer: inGuest(installers.good), brokenInstaller: inGuest(installers.broken) }, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, installedImage, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
   console.warn(`e2e: prepared in ${((Date.now() - started) / 1000).toFixed(1)} s (kernel ${kernel.pkg}, cache ${CACHE})`);
   return teardown;
 }

@@ -3,6 +3,7 @@
  * parts, the bundles' share, the TLS pair the verifiers serve, and the two TPM templates.
  */
 import { inject } from 'vitest';
+import type { InstalledImage } from './parts/installed-image.js';
 import type { SignedLoaders } from './secure-boot-esp.js';
 
 export interface TpmTemplate {
@@ -23,6 +24,8 @@ export interface E2eRun {
   busybox: string;
   /** Debian's signed shim and GRUB, for machines booted through Secure Boot. */
   signedLoaders: SignedLoaders;
+  /** The disk image a disk-image provision installs: a UKI on its ESP whose first boot fetches the seed (parts/installed-image.ts). */
+  installedImage: InstalledImage;
   /** Read-only to the guest as /run/fleet: agent.mjs + cap.node, actions/, lib.sh, tls.crt. */
   fleetShare: string;
   /** Where per-VM dirs go; removed at the end of the run. */
