@@ -4,7 +4,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextBoot } from '../../images/tink-reprovision-tools/boot/next-boot.js';
-import { reboot } from '../../images/tink-reprovision-tools/boot/reboot.js';
+import { reboot, REBOOT_DELAY_S, rebootNow } from '../../images/tink-reprovision-tools/boot/reboot.js';
 import { PART_TYPE } from '../../images/tink-reprovision-tools/disk/gpt.js';
 import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
@@ -166,16 +166,29 @@ describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
     expect(await efivars()).toEqual(before);
   });
 
-  it('reboots, or powers off for a retirement, through the sysrq trigger after a sync; twice', async () => {
+  it('the detached container reboots, or powers off for a retirement, through the sysrq trigger after its wait and a sync; twice', async () => {
     const trigger = join(rig.proc, 'sysrq-trigger');
     for (let i = 0; i < 2; i++) {
       await writeFile(trigger, '');
-      expect(await rig.perform('reboot', reboot, { POWER_OFF: 'false' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: rebooting'] });
+      expect(await rig.perform('reboot', rebootNow, { POWER_OFF: 'false' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: rebooting'] });
       expect(await readFile(trigger, 'utf8')).toBe('sb');
     }
     await writeFile(trigger, '');
-    expect(await rig.perform('reboot', reboot, { POWER_OFF: 'true' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: powering off'] });
+    expect(await rig.perform('reboot', rebootNow, { POWER_OFF: 'true' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: powering off'] });
     expect(await readFile(trigger, 'utf8')).toBe('so');
     expect(rig.calls.filter((c) => c.cmd === 'sync')).toHaveLength(3);
+    expect(rig.slept).toEqual([REBOOT_DELAY_S * 1000, REBOOT_DELAY_S * 1000, REBOOT_DELAY_S * 1000]);
+  });
+
+  it('outside a container of the engine it runs on, the action cannot hand the reboot off: it says so and pulls no trigger', async () => {
+    const trigger = join(rig.proc, 'sysrq-trigger');
+    await writeFile(trigger, '');
+    const from = rig.calls.length;
+    const r = await rig.perform('reboot', reboot, { POWER_OFF: 'false' });
+    expect(r.code).toBe(1);
+    expect(r.lines[0]).toBe('reboot: synced the disks');
+    expect(r.lines[1]).toMatch(/^reboot: cannot find this action's image on HookOS's Docker engine \(.+\); the machine was not rebooted$/);
+    expect(await readFile(trigger, 'utf8')).toBe('');
+    expect(rig.calls.slice(from).map((c) => `${c.cmd} ${c.args[0]}`)).toEqual(['sync undefined', 'docker inspect']);
   });
 });

@@ -25,6 +25,8 @@ export interface Call {
 export class Rig {
   readonly calls: Call[] = [];
   readonly lines: string[] = [];
+  /** Every wait an action asked for (ms); the rig does not wait. */
+  readonly slept: number[] = [];
   /** Disk files standing in for block devices in the unit tests: path → "major:minor". */
   readonly devs = new Map<string, string>();
   readonly code = randomBytes(32).toString('base64url');
@@ -98,6 +100,7 @@ export class Rig {
       },
       deviceNumber: async (p) => this.devs.get(p) ?? blockDeviceNumber(p),
       allowLoop: this.allowLoop,
+      sleep: async (ms) => void this.slept.push(ms),
     };
   }
 

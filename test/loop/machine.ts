@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ActionName } from '../../images/tink-reprovision-tools/actions.js';
 import { nextBoot } from '../../images/tink-reprovision-tools/boot/next-boot.js';
-import { reboot } from '../../images/tink-reprovision-tools/boot/reboot.js';
+import { rebootNow } from '../../images/tink-reprovision-tools/boot/reboot.js';
 import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import type { Action } from '../../images/tink-reprovision-tools/lib/action.js';
@@ -32,7 +32,8 @@ import { BOOT_LOG, RIG_PORT } from '../swtpm/rig.js';
 import { startSwtpm, type RunningSwtpm } from '../swtpm/swtpm.js';
 import { TSX } from '../tsx.js';
 
-const ACTIONS: { [A in ActionName]: Action<A> } = { 'wipe-disk': wipeDisk, install, 'image-to-disk': imageToDisk, 'next-boot': nextBoot, reboot };
+// reboot's hand-off needs a container of HookOS's engine (the QEMU lab runs it): here, its detached half.
+const ACTIONS: { [A in ActionName]: Action<A> } = { 'wipe-disk': wipeDisk, install, 'image-to-disk': imageToDisk, 'next-boot': nextBoot, reboot: rebootNow };
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export const DISK = '/dev/nvme0n1';
 export const DISK_SERIAL = 'S4EVNF0M123456';

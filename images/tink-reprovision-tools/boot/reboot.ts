@@ -1,21 +1,53 @@
 import { appendFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { BUNDLE_DIR } from '../actions.js';
 import type { Action } from '../lib/action.js';
+import type { ActionIO } from '../lib/io.js';
 import { lastLine } from '../lib/run.js';
+import { Refusal } from '../lib/refusal.js';
+
+/** Set by the action on the container it hands the reboot to (the bundle then runs `rebootNow`); no Template sets it. */
+export const REBOOT_DETACHED = 'FLEET_REBOOT_DETACHED';
+/** How long the detached container waits: tink-agent reports the action within it. */
+export const REBOOT_DELAY_S = 5;
 
 /**
- * reboot: flushes every disk (sync), then reboots the machine, or powers it off for a retirement,
- * through the kernel's sysrq trigger: it acts on the whole machine whatever namespace writes it
- * (`s` syncs once more, `b` reboots at once, `o` powers off), and needs no init to ask. The
- * Template runs it with the host's PID namespace; the machine never answers after it.
+ * reboot: flushes every disk (sync), then reboots the machine, or powers it off for a retirement.
+ * Tinkerbell's agent reports an action only after its container exits, so a machine rebooted from
+ * inside the action never reports it, and its Workflow never succeeds. So the action hands the
+ * reboot to a container of its own image, started detached on HookOS's engine (the socket the
+ * Template mounts), and exits 0; that one waits REBOOT_DELAY_S, syncs again and pulls the kernel's
+ * sysrq trigger, which acts on the whole machine from the host's PID namespace the Template gives
+ * it (`s` syncs, `b` reboots at once, `o` powers off). Its own container would be killed with the
+ * action's, so it cannot be a child of this one.
  */
 export const reboot: Action<'reboot'> = async (env, io, say) => {
   const off = env.POWER_OFF === 'true';
-  const sync = await io.run('sync', []);
-  if (sync.code !== 0) throw new Error(`sync: ${lastLine(sync)}`);
-  say('synced the disks');
+  await flush(io, say);
+  // A container's host name is its id: Docker names the image this action runs in.
+  const self = await io.run('docker', ['inspect', '--format', '{{.Config.Image}}', hostname()]);
+  const image = self.stdout.trim();
+  const not = `the machine was not ${off ? 'powered off' : 'rebooted'}`;
+  if (self.code !== 0 || !image) throw new Refusal(`cannot find this action's image on HookOS's Docker engine (${lastLine(self)}); ${not}`);
+  const handoff = await io.run('docker', ['run', '--detach', '--rm', '--privileged', '--pid', 'host', '--env', `${REBOOT_DETACHED}=true`, '--env', `POWER_OFF=${env.POWER_OFF}`, image, 'node', `${BUNDLE_DIR}/reboot.mjs`]);
+  if (handoff.code !== 0) throw new Refusal(`cannot start the container that ${off ? 'powers the machine off' : 'reboots it'} (${lastLine(handoff)}); ${not}`);
+  say(`${off ? 'powering off' : 'rebooting'} in ${REBOOT_DELAY_S} s, once tink-agent has reported this action`);
+};
+
+/** The detached container's part: wait for the report, sync again, pull the trigger. */
+export const rebootNow: Action<'reboot'> = async (env, io, say) => {
+  const off = env.POWER_OFF === 'true';
+  await io.sleep(REBOOT_DELAY_S * 1000);
+  await flush(io, say);
   say(off ? 'powering off' : 'rebooting');
   const trigger = join(io.procRoot, 'sysrq-trigger');
   await appendFile(trigger, 's');
   await appendFile(trigger, off ? 'o' : 'b');
 };
+
+async function flush(io: ActionIO, say: (text: string) => void): Promise<void> {
+  const sync = await io.run('sync', []);
+  if (sync.code !== 0) throw new Error(`sync: ${lastLine(sync)}`);
+  say('synced the disks');
+}

@@ -22,6 +22,8 @@ export interface ActionIO {
   deviceNumber(path: string): Promise<string | null>;
   /** Loop devices are no install disks; the real-disk tests attach their disks as loop devices. */
   allowLoop: boolean;
+  /** Waits: the machine's clock, a test's at once. */
+  sleep(ms: number): Promise<void>;
 }
 
 export function machineIO(): ActionIO {
@@ -34,6 +36,7 @@ export function machineIO(): ActionIO {
     run: spawnRunner(),
     deviceNumber: blockDeviceNumber,
     allowLoop: false,
+    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
   };
 }
 
