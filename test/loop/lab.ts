@@ -24,6 +24,7 @@ import { TERRAFORM } from '../inventory/netbox-fixture.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { CrdServer } from '../kube/crd-server.js';
 import { FakeNetBox } from '../netbox/fake-netbox.js';
+import { renderWorkflow } from '../tinkerbell/render.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { DISK, DISK_SERIAL, MAC, Machine } from './machine.js';
 
@@ -209,16 +210,17 @@ export class Lab {
   }
 
   /**
-   * The environment one action of the Workflow's Template gets: its `environment:` with each
-   * `{{.key}}` taken from the Workflow's hardwareMap (the Templates use nothing else).
+   * The environment one action gets: the Workflow's Template, as the API server holds it, rendered
+   * by Tinkerbell's own rendering with the Workflow and its Hardware (test/tinkerbell/render.ts).
    */
   async actionEnv(wf: Obj, action: ActionName): Promise<Record<string, string>> {
-    const template = parse(await readFile(new URL(`../../images/templates/${String(wf.spec!.templateRef)}.yaml`, import.meta.url), 'utf8')) as { spec: { data: string } };
-    const data = parse(template.spec.data) as { tasks: Array<{ actions: Array<{ name: string; environment?: Record<string, string> }> }> };
-    const a = data.tasks[0]!.actions.find((x) => x.name === action);
+    const get = async (plural: string, name: string) => (await this.kube.request('GET', `/apis/tinkerbell.org/v1alpha1/namespaces/${this.ns}/${plural}/${name}`)).body;
+    const template = (await get('templates', String(wf.spec!.templateRef))) as { spec: { data: string } };
+    const r = await renderWorkflow({ template: template.spec.data, workflow: wf, hardware: await get('hardware', String(wf.spec!.hardwareRef)) });
+    if (!r.ok) throw new Error(`Tinkerbell would not render ${String(wf.spec!.templateRef)} (${r.stage}): ${r.error}`);
+    const a = r.tasks[0]!.actions.find((x) => x.name === action);
     if (!a) throw new Error(`${String(wf.spec!.templateRef)} has no action ${action}`);
-    const map = wf.spec!.hardwareMap as Record<string, string>;
-    return Object.fromEntries(Object.entries(a.environment ?? {}).map(([k, v]) => [k, v.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_m, key: string) => map[key] ?? '<no value>')]));
+    return { ...r.tasks[0]!.environment, ...a.environment };
   }
 
   /** tink-agent in the booted machine: runs the action, then reports the Workflow's status as Tinkerbell writes it. */

@@ -85,7 +85,9 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('hookos');
     // fleetd was given no --config-url: the run carries fleetd's own.
     expect((wf.spec!.hardwareMap as Record<string, string>).config_url).toBe(`${l.fleetd.url}/v1/config`);
-    expect(await l.journal()).toContain(`info: node-1: started Workflow ${wf.metadata.name}, with the note that the machine attested from HookOS`);
+    // The journal line follows the Workflow's creation (fleetd writes the objects a line describes first).
+    const started = `info: node-1: started Workflow ${wf.metadata.name}, with the note that the machine attested from HookOS`;
+    await l.until(started, async () => (await l.journal()).includes(started));
     await wipes(l, wf);
     expect(await l.jobs()).toEqual([]);
   });

@@ -75,7 +75,8 @@ it('the provision and provision-image Templates both exist', () => {
 
 /**
  * wipe-disk's environment as Tinkerbell renders it from a Workflow fleetd creates: each {{.key}}
- * from the hardwareMap, a key it lacks as Go's "<no value>".
+ * from the hardwareMap; a key it lacks fails the render, as Tinkerbell's missingkey=error does
+ * (test/tinkerbell renders the Templates with Tinkerbell's own code).
  */
 describe('wipe-disk, given the Workflows fleetd creates', () => {
   const device: Device = { id: 'n1', hostname: 'n1', serial: 'SN1', status: 'active', controlPlane: false, installDisk: '/dev/nvme0n1', installDiskSerial: 'S4EV', binding: {}, mac: '52:54:00:12:34:56' };
@@ -91,7 +92,10 @@ describe('wipe-disk, given the Workflows fleetd creates', () => {
     const wf = desiredWorkflow(device, cls, kind, 1764576000, 'tinkerbell', u);
     const map = wf.spec!.hardwareMap as Record<string, string>;
     const wipe = readTemplate(`${String(wf.spec!.templateRef)}.yaml`).actions.find((a) => a.name === 'wipe-disk')!;
-    const rendered = Object.fromEntries(Object.entries(wipe.environment ?? {}).map(([k, v]) => [k, v.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_m, key: string) => map[key] ?? '<no value>')]));
+    const rendered = Object.fromEntries(Object.entries(wipe.environment ?? {}).map(([k, v]) => [k, v.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_m, key: string) => {
+      if (!(key in map)) throw new Error(`map has no entry for key "${key}"`);
+      return map[key]!;
+    })]));
     return lackRefusal(readEnv('wipe-disk', rendered));
   }
 

@@ -75,7 +75,7 @@ export function templateFor(kind: RunKind, cls: NodeClass | undefined): string {
  */
 export function desiredWorkflow(device: Device, cls: NodeClass | undefined, kind: RunKind, unix: number, namespace: string, urls: { seedUrl?: string | undefined; configUrl?: string | undefined }): KubeObject {
   const name = `${kind}-${device.hostname}-${unix}`;
-  // Every key, empty when unused: Go templates render a missing key as "<no value>".
+  // Every key, empty when unused: Tinkerbell renders with missingkey=error, so a missing key fails the run.
   const provision = kind === 'provision' && cls;
   const map: Record<HardwareMapKey, string> = {
     device_1: device.mac!,
