@@ -12,6 +12,10 @@ import type { DockerEngine } from './engine.js';
 
 const PROGRAM = fileURLToPath(new URL('../actions/stubs/talos-installer.mjs', import.meta.url));
 const GCONV = '/usr/lib/x86_64-linux-gnu/gconv';
+/** mtools converts names through iconv's codepage 850, which glibc loads from gconv, not through ldd. */
+export const GCONV_FILES: Record<string, string> = Object.fromEntries(
+  ['gconv-modules', 'gconv-modules.cache', 'IBM850.so', 'gconv-modules.d/gconv-modules-extra.conf'].map((f) => [`${GCONV}/${f}`, `${GCONV}/${f}`]),
+);
 const TOOLS = ['/usr/bin/busybox', '/usr/sbin/sgdisk', '/usr/sbin/mkfs.vfat', '/usr/bin/mmd', '/usr/bin/mcopy'];
 
 export interface InstallerImages {
@@ -31,8 +35,7 @@ export async function pushInstallerImages(engine: DockerEngine, repo: string): P
     const files = {
       '/bin/installer': entry,
       '/opt/talos-installer.mjs': PROGRAM,
-      // mtools converts names through iconv's codepage 850, which glibc loads from gconv, not through ldd
-      ...Object.fromEntries(['gconv-modules', 'gconv-modules.cache', 'IBM850.so', 'gconv-modules.d/gconv-modules-extra.conf'].map((f) => [`${GCONV}/${f}`, `${GCONV}/${f}`])),
+      ...GCONV_FILES,
     };
     await engine.importPrograms(images.good, [process.execPath, ...TOOLS], files, ['ENTRYPOINT ["/bin/installer"]']);
     await engine.derive(images.good, images.broken, ['ENV FLEET_INSTALLER_BEHAVIOUR=broken']);

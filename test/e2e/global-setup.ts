@@ -14,8 +14,9 @@ import { buildActions } from '../../images/tink-reprovision-tools/build.js';
 import { buildAgent } from '../../scripts/build.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { DockerEngine } from '../docker/engine.js';
-import { pushInstallerImages } from '../docker/installer-image.js';
+import { pushInstallerImages, type InstallerImages } from '../docker/installer-image.js';
 import { Registry } from '../docker/registry.js';
+import { pushToolsImage } from '../docker/tools-image.js';
 import { provisionTpm, type ProvisionedTpm } from '../swtpm/provision.js';
 import { missingHostTools } from './host-tools.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
@@ -58,24 +59,33 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const fleetShare = join(runDir, 'fleet');
   await buildAgent(fleetShare);
   await buildActions(join(fleetShare, 'actions'));
-  copyFileSync(here('guest/lib.sh'), join(fleetShare, 'lib.sh'));
-  // The registry HookOS pulls from, on the host for the whole run (the guests reach it at
-  // 10.0.2.2), holding the installer images; the engine that built them is not needed after.
-  const registry = await Registry.start();
-  stops.push(() => registry.stop());
-  const engine = await DockerEngine.start();
-  const installers = await pushInstallerImages(engine, `${registry.host}/talos/installer`).finally(() => engine.stop());
-  const inGuest = (image: string) => image.replace(registry.host, `10.0.2.2:${registry.port}`);
+  for (const f of ['lib.sh', 'tink-agent.mjs']) copyFileSync(here(`guest/${f}`), join(fleetShare, f));
 
   // The verifier as the guest reaches it: https://10.0.2.100 (guestfwd); the guest trusts this cert.
   const tlsCert = join(fleetShare, 'tls.crt');
   const tlsKey = join(runDir, 'tls.key');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', tlsKey, '-out', tlsCert, '-days', '2', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:10.0.2.100'], { stdio: 'ignore' });
 
+  // The registry HookOS pulls from, on the host for the whole run (the guests reach it at
+  // 10.0.2.2), holding the installer images and the tools image the Templates' actions run in;
+  // the engine that built them is not needed after.
+  const registry = await Registry.start();
+  stops.push(() => registry.stop());
+  const engine = await DockerEngine.start();
+  const tools = `${registry.host}/lolwtf/tink-reprovision-tools:0.1.0`;
+  let installers: InstallerImages;
+  try {
+    installers = await pushInstallerImages(engine, `${registry.host}/talos/installer`);
+    await pushToolsImage(engine, tools, join(fleetShare, 'actions'), tlsCert);
+  } finally {
+    await engine.stop();
+  }
+  const inGuest = (image: string) => image.replace(registry.host, `10.0.2.2:${registry.port}`);
+
   const caDir = join(runDir, 'tpm-ca');
   const a = await provisionTpm(join(runDir, 'tpm-a'), { caDir });
   const b = await provisionTpm(join(runDir, 'tpm-b'), { caDir });
-  project.provide('e2e', { skip: null, registry: { port: registry.port, installer: inGuest(installers.good), brokenInstaller: inGuest(installers.broken) }, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, installedImage, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
+  project.provide('e2e', { skip: null, registry: { port: registry.port, installer: inGuest(installers.good), brokenInstaller: inGuest(installers.broken), tools: inGuest(tools) }, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, installedImage, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
   console.warn(`e2e: prepared in ${((Date.now() - started) / 1000).toFixed(1)} s (kernel ${kernel.pkg}, cache ${CACHE})`);
   return teardown;
 }

@@ -24,8 +24,8 @@ export interface Host {
   close(): Promise<void>;
 }
 
-export async function startHost(run: E2eRun, dir: string, opts: { nodes: Record<string, Record<string, unknown>>; classes?: Record<string, unknown>; files?: Record<string, Buffer>; lldp: boolean }): Promise<Host> {
-  const verifier = await startVerifier(run, dir, opts.nodes, opts.classes);
+export async function startHost(run: E2eRun, dir: string, opts: { nodes: Record<string, Record<string, unknown>>; classes?: Record<string, unknown>; files?: Record<string, Buffer>; lldp: boolean; serveArgs?: string[] }): Promise<Host> {
+  const verifier = await startVerifier(run, dir, opts.nodes, opts.classes, opts.serveArgs);
   const ntp = await SntpServer.start(0);
   const files = await new Files().start();
   for (const [path, body] of Object.entries(opts.files ?? {})) files.served.set(path, body);

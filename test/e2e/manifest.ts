@@ -16,8 +16,8 @@ export interface TpmTemplate {
 export interface E2eRun {
   /** Why the suite cannot run here, or null. */
   skip: string | null;
-  /** The host's docker-registry, as the guests name it (10.0.2.2:<port>), and the installer images it holds. */
-  registry: { port: number; installer: string; brokenInstaller: string };
+  /** The host's docker-registry, as the guests name it (10.0.2.2:<port>), and the images it holds: the installers, and the tools image the Templates' actions run in. */
+  registry: { port: number; installer: string; brokenInstaller: string; tools: string };
   vmlinuz: string;
   initrd: string;
   /** busybox-static (its nc relays the guest's TCP connections to the host). */

@@ -23,8 +23,12 @@ export interface Shown {
 
 export interface Verifier {
   port: number;
+  /** The lab's nodes file, which the operator edits (fleetd reads it again when it changes). */
+  nodesFile: string;
   /** Every stdout line: the audit lines (JSON). */
   audit: string[];
+  /** Everything it printed, stdout and stderr, in order. */
+  lines: string[];
   /** The audit lines of one event, parsed. */
   audited(event: string): Array<Record<string, unknown>>;
   /** `fleet inventory show HOST`: what fleet wrote, and the journal. */
@@ -36,18 +40,23 @@ export interface Verifier {
 
 const fleet = (args: string[]) => promisify(execFile)(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', ...args], { timeout: 60_000 }).then((r) => r.stdout);
 
-/** Classes beyond the rig's: a disk-image payload, its image served by the host. */
-export async function startVerifier(run: E2eRun, dir: string, nodes: Record<string, Record<string, unknown>>, classes: Record<string, unknown> = {}): Promise<Verifier> {
+/**
+ * Classes beyond the rig's: a disk-image payload, its image served by the host. `serveArgs`: more
+ * of `fleet serve`'s options (the lab's Tinkerbell API).
+ */
+export async function startVerifier(run: E2eRun, dir: string, nodes: Record<string, Record<string, unknown>>, classes: Record<string, unknown> = {}, serveArgs: string[] = []): Promise<Verifier> {
   const nodesFile = join(dir, 'nodes.yaml');
   const state = join(dir, 'fleetd');
   writeFileSync(nodesFile, stringify({ ...RIG_CATALOGUE, classes: { ...RIG_CATALOGUE.classes, ...classes }, nodes }));
   const { dir: inputs } = await classInputs(join(dir, 'talos'));
   const fleetd = await startFleetServe(['--nodes', nodesFile, '--state', state, '--auto-provision', '--class-inputs', inputs,
-    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, '--syslog-listen', 'off']);
+    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, '--syslog-listen', 'off', ...serveArgs]);
   const audit = fleetd.stdout;
   return {
     port: Number(new URL(fleetd.url).port),
+    nodesFile,
     audit,
+    lines: fleetd.lines,
     audited: (event) => audit.map((l) => JSON.parse(l) as Record<string, unknown>).filter((a) => a.audit === event),
     show: async (host) => JSON.parse(await fleet(['inventory', 'show', host, '--nodes', nodesFile, '--state', state])) as Shown,
     approve: (serial) => fleet(['attest', 'approve', serial, '--state', state]),

@@ -9,6 +9,7 @@ import { createInterface } from 'node:readline';
 import { atExit } from '../swtpm/exit.js';
 import { waitUntil } from '../syslog/wait.js';
 import { QEMU } from './host-tools.js';
+import { Qmp, type StopReason } from './qmp.js';
 import { qemuArgs, type MachineSpec } from './qemu-args.js';
 
 export interface BootResult {
@@ -18,6 +19,8 @@ export interface BootResult {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   seconds: number;
+  /** Why QEMU stopped, by its SHUTDOWN event: a reset (a reboot), a power-off, a QMP quit; null when killed. */
+  stopReason: StopReason | null;
 }
 
 export interface RunningBoot {
@@ -27,6 +30,8 @@ export interface RunningBoot {
   waitForLine(re: RegExp): Promise<string>;
   /** Pulls the plug: SIGKILL to QEMU, nothing flushed. */
   powerLoss(): void;
+  /** A BMC's hard power-off: QMP quit. Resolves once the machine is off. */
+  powerOff(): Promise<BootResult>;
 }
 
 function startChild(cmd: string, args: string[]): { child: ChildProcess; unregister: () => void } {
@@ -56,11 +61,13 @@ async function startTpm(stateDir: string, socket: string, log: string): Promise<
   };
 }
 
-export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket'> & { tpmState: string; workDir: string; timeoutMs: number }): Promise<RunningBoot> {
+export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket' | 'qmpSocket'> & { tpmState: string; workDir: string; timeoutMs: number }): Promise<RunningBoot> {
   const socket = join(spec.workDir, 'swtpm.ctrl');
   const tpm = await startTpm(spec.tpmState, socket, join(spec.workDir, 'swtpm.log'));
   const started = Date.now();
-  const { child, unregister } = startChild(QEMU, qemuArgs({ ...spec, tpmSocket: socket }));
+  const qmpSocket = join(spec.workDir, 'qmp.sock');
+  const { child, unregister } = startChild(QEMU, qemuArgs({ ...spec, tpmSocket: socket, qmpSocket }));
+  const qmp = Qmp.connect(qmpSocket, () => child.exitCode === null && child.signalCode === null).catch(() => null);
   // 'close', not 'exit': the console's last lines may still be in the pipe when QEMU exits.
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const lines: string[] = [];
@@ -81,7 +88,9 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket'> & { tpmStat
     clearTimeout(timer);
     unregister();
     await tpm.stop();
-    return { lines, code: child.exitCode, signal: child.signalCode, timedOut, seconds: (Date.now() - started) / 1000 };
+    const q = await qmp;
+    q?.close();
+    return { lines, code: child.exitCode, signal: child.signalCode, timedOut, seconds: (Date.now() - started) / 1000, stopReason: q?.stopReason ?? null };
   });
   return {
     lines,
@@ -95,6 +104,12 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket'> & { tpmStat
       ]);
     },
     powerLoss: () => void child.kill('SIGKILL'),
+    powerOff: async () => {
+      const q = await qmp;
+      if (q) await q.execute('quit');
+      else child.kill('SIGKILL');
+      return done;
+    },
   };
 }
 

@@ -36,11 +36,12 @@ action() {
 }
 
 # HookOS's Docker engine: its images and containers in this boot's memory (a power loss loses
-# them, as HookOS's do), pulling over plain HTTP from the host's registry at $REGISTRY.
+# them, as HookOS's do), pulling over plain HTTP from the host's registry at $REGISTRY; its
+# containers on Docker's bridge, NATed out of eth0 as HookOS's are.
 start_docker() {
   mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup
   dockerd --data-root /tmp/docker --exec-root /run/docker --pidfile /run/docker.pid \
-    --bridge=none --iptables=false --ip6tables=false --ip-forward=false --ip-masq=false --insecure-registry "$REGISTRY" > "$OUT/dockerd.log" 2>&1 &
+    --ip6tables=false --insecure-registry "$REGISTRY" > "$OUT/dockerd.log" 2>&1 &
 }
 
 # docker_ready: waits for the engine start_docker started (timeout 60 s)

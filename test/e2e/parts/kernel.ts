@@ -18,8 +18,15 @@ export interface Kernel {
   busybox: string;
 }
 
-/** Everything the e2e guest loads: disks of each kind, the NIC, the 9p shares, EFI variables, Docker's overlay storage. */
-export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'virtio_blk', 'nvme', 'xhci_pci', 'usb_storage', 'sd_mod', '9p', '9pnet_virtio', 'efivarfs', 'overlay'];
+/**
+ * Everything the e2e guest loads: disks of each kind, the NIC, the 9p shares, EFI variables, and
+ * what HookOS's Docker engine needs: overlay storage, and its bridge with NAT through iptables
+ * (this machine's iptables, nf_tables flavour), so that an action's container reaches the lab.
+ * crc32c_generic before nf_tables: libcrc32c asks the crypto API for it, and nothing here can
+ * modprobe it on demand.
+ */
+export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'virtio_blk', 'nvme', 'xhci_pci', 'usb_storage', 'sd_mod', '9p', '9pnet_virtio', 'efivarfs', 'overlay',
+  'crc32c_generic', 'veth', 'bridge', 'br_netfilter', 'nf_tables', 'nft_compat', 'nft_chain_nat', 'nft_masq', 'nft_ct', 'nf_nat', 'nf_conntrack', 'xt_MASQUERADE', 'xt_addrtype', 'xt_conntrack', 'xt_tcpudp', 'xt_nat'];
 
 export function prepareKernel(cacheRoot: string): Kernel {
   const pkg = dependencyOf('linux-image-amd64');

@@ -1,0 +1,99 @@
+/**
+ * The lab's whole loop around one e2e machine: Kubernetes' CRD API server with Tinkerbell's and
+ * Rufio's CRDs and the two Templates (their actions' image in the run's registry), fleetd
+ * (`fleet serve` with the reconciler and the embedded inventory), Tinkerbell's controller and
+ * server (tink-server.ts), Rufio (rufio.ts) powering the machine over QMP, SNTP, the switch's
+ * LLDP frame and an image server; the machine netboots HookOS (guest/hookos.sh), whose tink-agent
+ * runs the Workflow fleetd created, or boots its disk as its firmware says.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { CrdServer } from '../../kube/crd-server.js';
+import { startHost, type Host } from '../host.js';
+import type { Machine } from '../machine.js';
+import type { E2eRun } from '../manifest.js';
+import { PoweredMachine } from './powered-machine.js';
+import { Rufio } from './rufio.js';
+import { TinkServer } from './tink-server.js';
+
+const NS = 'tinkerbell';
+const LAB_MACHINE_MIB = 3072;
+/** The image the Templates name for every action; the lab mirrors it in its own registry. */
+const TOOLS_IMAGE = 'ghcr.io/lolwtf/tink-reprovision-tools:0.1.0';
+
+type Obj = { metadata: { name: string; labels?: Record<string, string> }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+export interface LabOptions {
+  nodes: Record<string, Record<string, unknown>>;
+  classes?: Record<string, unknown>;
+  files?: Record<string, Buffer>;
+  /** The node whose BMC answers (its address is the Machine's connection host); none: no BMC answers. */
+  bmcOf?: string;
+}
+
+export class Lab {
+  private constructor(
+    readonly host: Host,
+    readonly kube: CrdServer,
+    readonly tink: TinkServer,
+    readonly rufio: Rufio,
+    readonly machine: PoweredMachine,
+  ) {}
+
+  static async start(run: E2eRun, m: Machine, opts: LabOptions): Promise<Lab> {
+    // A lab machine's RAM: HookOS, its Docker engine with the tools and installer images in
+    // memory, and image-to-disk's copy of the image.
+    m.memoryMiB = LAB_MACHINE_MIB;
+    const kube = await CrdServer.start();
+    try {
+      for (const file of ['provision.yaml', 'provision-image.yaml']) {
+        const text = (await readFile(new URL(`../../../images/templates/${file}`, import.meta.url), 'utf8')).replaceAll(TOOLS_IMAGE, run.registry.tools);
+        await kube.create(parse(text) as never, 'templates');
+      }
+      const tink = await TinkServer.start(kube, NS);
+      const host = await startHost(run, m.dir, {
+        nodes: opts.nodes, ...(opts.classes ? { classes: opts.classes } : {}), ...(opts.files ? { files: opts.files } : {}), lldp: true,
+        serveArgs: ['--kubeconfig', kube.kubeconfigPath, '--namespace', NS, '--reconcile-interval', '1', '--base-url', 'https://10.0.2.100'],
+      });
+      const services = () => ({ ...host.services, tinkPort: tink.port });
+      const machine = new PoweredMachine(run, m, services, { script: 'hookos', params: { LLDP_WINDOW: '10' } });
+      const bmcs = new Map<string, PoweredMachine>();
+      const address = opts.bmcOf ? String(opts.nodes[opts.bmcOf]?.address ?? '').split('/')[0] : '';
+      if (address) bmcs.set(address, machine);
+      return new Lab(host, kube, tink, Rufio.start(kube, NS, bmcs), machine);
+    } catch (err) {
+      await kube.stop();
+      throw err;
+    }
+  }
+
+  async objects(group: 'tinkerbell.org' | 'bmc.tinkerbell.org', plural: string): Promise<Obj[]> {
+    return (await this.kube.objects(group, 'v1alpha1', plural, NS)) as unknown as Obj[];
+  }
+
+  async journal(node: string): Promise<string[]> {
+    return (await this.host.verifier.show(node)).journal.map((j) => j.message);
+  }
+
+  /** Waits for `check` to answer something truthy, or fails with the journal and fleetd's last lines. */
+  async until<T>(what: string, node: string, check: () => T | Promise<T>, timeoutMs: number): Promise<NonNullable<T>> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const v = await check();
+      if (v) return v as NonNullable<T>;
+      if (Date.now() > deadline) {
+        const journal = await this.journal(node).catch((err: unknown) => [String(err)]);
+        throw new Error(`waited ${timeoutMs} ms for ${what}; ${node}'s journal:\n${journal.join('\n')}\nfleetd said:\n${this.host.verifier.lines.slice(-20).join('\n')}`);
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.machine.powerOff();
+    await this.rufio.close();
+    await this.tink.close();
+    await this.host.close();
+    await this.kube.stop();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * An e2e machine as its BMC sees it: on or off, with a one-time boot device, booting what its
+ * firmware would. A power-on with a one-time PXE boot, or with no boot entry on a disk partition
+ * (a machine never installed: the firmware falls through to the network), boots HookOS (the
+ * run's kernel, which stands for the netboot); otherwise OVMF boots from its variables alone
+ * (BootNext, then BootOrder), read back from the machine's variable file. A guest's reset is a
+ * reboot: the machine powers on again at once, as real hardware does; a guest's power-off, or
+ * the BMC's, leaves it off.
+ */
+import { onTestFailed } from 'vitest';
+import type { HostServices, Machine } from '../machine.js';
+import type { E2eRun } from '../manifest.js';
+import { bootVariables } from '../ovmf-vars.js';
+import { keyConsoleLines, type BootResult, type RunningBoot } from '../vm.js';
+
+export type BootKind = 'hookos' | 'disk';
+
+export interface Boot {
+  number: number;
+  kind: BootKind;
+  running: RunningBoot;
+  result?: BootResult;
+}
+
+/** A HookOS boot waits for work until the BMC or the run ends it; a disk's first boot powers off. */
+const LAB_BOOT_TIMEOUT_MS = 600_000;
+
+export class PoweredMachine {
+  readonly boots: Boot[] = [];
+  private oneTime: 'pxe' | 'disk' | null = null;
+  private current: Boot | null = null;
+  private switching: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly run: E2eRun,
+    readonly machine: Machine,
+    private readonly services: () => HostServices,
+    /** The HookOS boot's script and parameters (guest/<script>.sh). */
+    private readonly hookos: { script: string; params: Record<string, string> },
+  ) {
+    onTestFailed(() => {
+      for (const b of this.boots) console.error(`e2e lab: boot ${b.number} (${b.kind}) of ${machine.serial}, its console:\n${keyConsoleLines(b.running.lines)}`);
+    });
+  }
+
+  get power(): 'on' | 'off' {
+    return this.current ? 'on' : 'off';
+  }
+
+  /** What the next power-on boots, as the firmware would choose. */
+  nextBoot(): BootKind {
+    if (this.oneTime) return this.oneTime === 'pxe' ? 'hookos' : 'disk';
+    const vars = bootVariables(this.machine.varsFile);
+    const onDisk = (n: number | null | undefined) => n !== null && n !== undefined && vars.entries.get(n)?.partition === true;
+    return onDisk(vars.bootNext) || vars.bootOrder.some(onDisk) ? 'disk' : 'hookos';
+  }
+
+  setOneTimeBoot(device: 'pxe' | 'disk'): void {
+    this.oneTime = device;
+  }
+
+  powerOn(): Promise<void> {
+    return (this.switching = this.switching.then(() => this.start()));
+  }
+
+  /** A hard power-off (QMP quit); nothing when already off. */
+  powerOff(): Promise<void> {
+    return (this.switching = this.switching.then(async () => {
+      const boot = this.current;
+      this.current = null;
+      if (boot) boot.result = await boot.running.powerOff();
+    }));
+  }
+
+  /** Resolves once the machine is off (by the guest, its BMC, or a test). */
+  async off(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.current) {
+      if (Date.now() > deadline) throw new Error(`${this.machine.serial} still on after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  private async start(): Promise<void> {
+    if (this.current) return;
+    const kind = this.nextBoot();
+    this.oneTime = null;
+    const running = kind === 'hookos'
+      ? await this.machine.boot(this.run, this.hookos.script, this.hookos.params, this.services(), LAB_BOOT_TIMEOUT_MS)
+      : await this.machine.bootFirmware(this.run, this.services(), LAB_BOOT_TIMEOUT_MS);
+    const boot: Boot = { number: running.number, kind, running };
+    this.boots.push(boot);
+    this.current = boot;
+    void running.done.then((result) => {
+      boot.result = result;
+      if (this.current !== boot) return; // the BMC turned it off
+      this.current = null;
+      if (result.stopReason === 'guest-reset') void this.powerOn();
+    });
+  }
+}

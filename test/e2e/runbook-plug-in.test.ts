@@ -1,0 +1,89 @@
+/**
+ * The runbook's "Plug a machine in", end to end through the lab's own loop: a declared node whose
+ * entry approves no EK yet is powered on, HookOS's agent is refused pending-approval, the operator
+ * approves its EKs with `fleet attest approve` and adds the lines to the nodes file, power-cycles
+ * it, and it passes; fleetd starts its run's Workflow, Tinkerbell renders it and the machine's
+ * tink-agent runs each action as a container on HookOS's Docker engine; the machine reboots into
+ * the disk its firmware now names, whose first boot takes its seed from fleetd, and the device is
+ * active.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { nodeEntry } from './host.js';
+import { Lab } from './lab/lab.js';
+import { GUEST_FILES_URL, Machine } from './machine.js';
+import { e2eRun } from './manifest.js';
+
+const run = e2eRun();
+let lab: Lab | undefined;
+afterAll(() => lab?.close());
+
+const NODE = 'node-plugin';
+const DISK_SERIAL = 'E2E-NVME-PLUGIN';
+
+/** The operator's edit: the claim's two lines added to the node's entry. */
+function addApprovedLines(nodesFile: string, claim: string): void {
+  const doc = parse(readFileSync(nodesFile, 'utf8')) as { nodes: Record<string, Record<string, unknown>> };
+  for (const m of claim.matchAll(/^\s*(approved_ek_(?:rsa2048|eccp256)): ([0-9a-f]{64})$/gm)) doc.nodes[NODE]![m[1]!] = m[2];
+  writeFileSync(nodesFile, stringify(doc));
+}
+
+describe.skipIf(run.skip !== null)('Plug a machine in', () => {
+  it('declared → pending-approval → approved → PASSED → fleetd\'s Workflow run by Tinkerbell in HookOS → the disk boots', async () => {
+    const m = Machine.create(run, 'plugin', run.tpm.a, [{ bus: 'nvme', serial: DISK_SERIAL }]);
+    const image = run.installedImage;
+    lab = await Lab.start(run, m, {
+      nodes: { [NODE]: nodeEntry(m.serial, DISK_SERIAL, 'nixos') },
+      classes: { nixos: { payload: 'nixos-image', image_url: `${GUEST_FILES_URL}/images/nixos.raw`, image_sha256: image.sha256 } },
+      files: { '/images/nixos.raw': readFileSync(image.file) },
+    });
+
+    // Connect the machine and power it on: it netboots HookOS, and fleetd has no EK to hold it to.
+    await lab.machine.powerOn();
+    const first = lab.machine.boots[0]!;
+    expect(first.kind).toBe('hookos');
+    await first.running.waitForLine(/^attest: FAILED pending-approval/);
+
+    // Approve its EKs: the claim's lines go into the entry, as the operator's pull request adds them.
+    const claim = await lab.host.verifier.approve(m.serial);
+    expect(claim).toContain(`approved_ek_rsa2048: ${run.tpm.a.ekHashRsa}`);
+    addApprovedLines(lab.host.verifier.nodesFile, claim);
+
+    // Power-cycle it, so that HookOS attests again.
+    await lab.machine.powerOff();
+    await lab.machine.powerOn();
+    const second = lab.machine.boots[1]!;
+    expect(second.kind).toBe('hookos');
+    await second.running.waitForLine(/^attest: PASSED/);
+
+    // fleetd starts the run in this HookOS boot; Tinkerbell renders it.
+    const wf = await lab.until('fleetd\'s Workflow', NODE, async () => (await lab!.objects('tinkerbell.org', 'workflows'))[0], 60_000);
+    expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
+    const journal = await lab.journal(NODE);
+    expect(journal.find((l) => l.includes(`started Workflow ${wf.metadata.name}`))).toMatch(/HookOS/);
+
+    // The actions run in HookOS, each a container; the last one reboots the machine into its disk.
+    await lab.until('the reboot into the disk', NODE, () => lab!.machine.boots.length >= 3, 480_000);
+    expect(second.result?.stopReason).toBe('guest-reset');
+    for (const action of ['wipe-disk', 'image-to-disk', 'next-boot']) expect(m.out(second.number, `${action}.state`), action).toBe('success\n');
+    const third = lab.machine.boots[2]!;
+    expect(third.kind).toBe('disk');
+
+    // The installed system's first boot takes its seed over TLS, once, and the device is active.
+    await third.running.waitForLine(new RegExp(`^first-boot: the seed for ${NODE} is in `));
+    await lab.until('the device active', NODE, async () => (await lab!.host.verifier.show(NODE)).record?.status === 'active', 30_000);
+    expect(await lab.journal(NODE)).toContain(`fleetd served the seed of ${wf.metadata.name} to 127.0.0.1`);
+
+    // The reboot was reported before the machine went down: the Workflow succeeds, fleetd says so
+    // and turns netboot off for the machine.
+    const done = await lab.until('the Workflow\'s end', NODE, async () => {
+      const w = (await lab!.objects('tinkerbell.org', 'workflows')).find((x) => x.metadata.name === wf.metadata.name);
+      return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
+    }, 60_000);
+    expect(done.status?.state).toBe('SUCCESS');
+    await lab.until('the success journaled', NODE, async () => (await lab!.journal(NODE)).includes(`${NODE}: Workflow ${wf.metadata.name} succeeded`), 30_000);
+    const hw = (await lab.objects('tinkerbell.org', 'hardware')).find((h) => h.metadata.name === NODE)!;
+    expect(JSON.stringify(hw.spec)).toContain('"allowPXE":false');
+  }, 900_000);
+});
