@@ -55,7 +55,8 @@ describe("fleet's Templates as Tinkerbell renders them", () => {
       action('wipe-disk', 900, { WIPE: 'true', INSTALL_DISK: '/dev/nvme0n1', INSTALL_DISK_SERIAL: 'S4EV', INSTALL: 'true', OS: 'nixos-image', ...image }),
       action('image-to-disk', 2400, { OS: 'nixos-image', INSTALL_DISK: '/dev/nvme0n1', ...image, NODE: 'node-1' }),
       action('next-boot', 120, { OS: 'nixos-image', INSTALL_DISK: '/dev/nvme0n1' }, { volumes: EFIVARS }),
-      action('reboot', 90, { POWER_OFF: 'false' }, { pid: 'host' }),
+      // This Template's task mounts no Docker socket: reboot's own volume does, for its hand-off.
+      action('reboot', 90, { POWER_OFF: 'false' }, { pid: 'host', volumes: ['/var/run/docker.sock:/var/run/docker.sock'] }),
     ]);
   });
 

@@ -142,14 +142,14 @@ describe('Tinkerbell\'s statuses, written through the real CRD server, as fleetd
     expect(states(v)).toEqual(['success', 'running', 'pending', 'pending']);
   });
 
-  it('a Template that fails to render: failed rendering and its condition, and no state at all, which fleetd reads as pending', async () => {
+  it('a Template that fails to render: failed rendering and its condition, and no state at all, which fleetd reads as failed, with Tinkerbell\'s reason', async () => {
     const { run, wf } = await Run.create(1764480004, (m) => delete m.config_url);
     const r = await renderWorkflow({ template: templateData('provision'), workflow: wf, hardware: desiredHardware(device(), NS, true) });
     if (r.ok) throw new Error('rendered');
     const v = await run.controller(renderFailed(run.status, r, at(0)));
     expect(run.status).toMatchObject({ templateRendering: 'failed', conditions: [{ type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: r.condition }] });
     expect(run.status.state).toBeUndefined();
-    // fleetd does not read templateRendering: the run stays "pending" with no deadline of its own.
-    expect(v).toMatchObject({ state: 'pending', current: null, globalTimeout: null, actions: [] });
+    // fleetd reads templateRendering and the condition: the run has ended, and why.
+    expect(v).toMatchObject({ state: 'failed', current: null, globalTimeout: null, actions: [], renderError: r.condition });
   });
 });
