@@ -298,10 +298,12 @@ describe('desired_action provision', () => {
     expect(kube(p.steps)).toEqual([]);
     expect(invOps(p.steps)).toEqual([]);
     expect(journals(p.steps)).toEqual([`info: n1: desired_action retire waits for Workflow ${wf.metadata.name} to end`]);
-    // Once it ended, the retirement starts.
+    // Once it ended, the retirement starts, and the ended run goes first: Tinkerbell's server
+    // would answer the machine with that one, which refuses every action, and never serve the new one.
     const ended = { ...wf, status: { state: 'SUCCESS' } };
-    const later = plan({ ...w, workflows: [ended], noted: new Set([`wf:${wf.metadata.name}:ended`]) }, cfg);
-    expect(kube(later.steps)[0]).toBe(`create Workflow retire-n1-${NOW / 1000}`);
+    const job = stamp(desiredPowerCycle(d, wf.metadata.name, NS));
+    const later = plan({ ...w, workflows: [ended], jobs: [job], noted: new Set([`wf:${wf.metadata.name}:ended`]) }, cfg);
+    expect(kube(later.steps).slice(0, 3)).toEqual([`delete Workflow ${wf.metadata.name}`, `delete Job ${wf.metadata.name}`, `create Workflow retire-n1-${NOW / 1000}`]);
   });
 
   it('a started run whose power cycle was never created gets its Job', () => {

@@ -159,7 +159,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
         after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${current.run.name}${HOW[current.boot as Boot] ?? ''}` });
       }
     } else {
-      current = startRun(ctx, device, device.desiredAction, after);
+      current = startRun(ctx, device, device.desiredAction, runs.filter((r) => isFinished(r.state)), after);
     }
   } else {
     forgetWaits(ctx, host, after);
@@ -240,7 +240,7 @@ function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | unde
  * waits there holding an intake's code, which the run then takes; otherwise Rufio power-cycles
  * the machine, or a person must, so that its next boot attests for this run and gets the code.
  */
-function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run: WorkflowView; boot: string } | undefined {
+function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[], after: Step[]): { run: WorkflowView; boot: string } | undefined {
   const { world, cfg } = ctx;
   const host = device.hostname;
   const cls = device.className ? world.classes.get(device.className) : undefined;
@@ -258,6 +258,15 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, after: Step[]): { run
   const canCycle = desiredMachine(device, cfg.namespace) !== null;
   const boot: Boot = holdsCode ? 'hookos' : canCycle ? 'bmc' : 'manual';
   wf.metadata.labels![BOOT_LABEL] = boot;
+  // Tinkerbell's server takes a worker's Workflows in name order and answers with the first that
+  // has tasks: one that has ended refuses every action ("Workflow not in pending or running
+  // state"), so the new run would never start. The device's ended runs go first (their outcome is
+  // journaled), with their Jobs.
+  for (const old of ended) {
+    ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Workflow', name: old.name });
+    const job = ctx.jobs.get(old.name);
+    if (job && isOwned(job)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Job', name: old.name });
+  }
   ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
   after.push({ to: 'inventory', op: 'recordRun', device, run: wf.metadata.name });
   if (holdsCode) after.push({ to: 'codes', op: 'bind', device, sha256: code.sha256, run: wf.metadata.name });

@@ -78,7 +78,9 @@ export class TinkServer {
   /** GetAction: the action this worker runs now (written as currentState), or the server's reason for none. */
   private async getAction(agentId: string): Promise<[number, unknown]> {
     if (!agentId) return [400, { message: 'invalid Agent ID' }];
-    const wf = (await this.workflows()).find((w) => w.status?.agentID === agentId && (w.status.tasks?.length ?? 0) > 0);
+    // As Tinkerbell's server: this worker's Workflows in the API server's order (by name), the first
+    // with tasks taken, and one that has ended refuses, whatever comes after it.
+    const wf = (await this.workflows()).filter((w) => w.status?.agentID === agentId).find((w) => (w.status!.tasks?.length ?? 0) > 0);
     if (!wf) return [404, { message: 'no Workflows found' }];
     let next: WorkflowStatus;
     try {
