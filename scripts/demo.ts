@@ -21,6 +21,7 @@ import { bootSimulatedFirmware } from '../test/swtpm/firmware.js';
 import { provisionTpm } from '../test/swtpm/provision.js';
 import { startSwtpm, type RunningSwtpm } from '../test/swtpm/swtpm.js';
 import { buildAll } from './build.js';
+import { demoMachine } from './demo-machine.js';
 
 const SERIAL = 'DEMO-0001';
 const PORT = 'Port 5';
@@ -239,7 +240,7 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+(process.argv.includes('--machine') ? Promise.resolve(demoMachine()) : main()).then(
   (code) => process.exit(code),
   (err: unknown) => {
     console.error(`\ndemo failed: ${(err as Error).message}`);

@@ -18,6 +18,8 @@ export const GCONV_FILES: Record<string, string> = Object.fromEntries(
 );
 const TOOLS = ['/usr/bin/busybox', '/usr/sbin/sgdisk', '/usr/sbin/mkfs.vfat', '/usr/bin/mmd', '/usr/bin/mcopy'];
 
+const LOADER = '/opt/installer/BOOTX64.EFI';
+
 export interface InstallerImages {
   /** The installer that writes Talos's layout. */
   good: string;
@@ -25,19 +27,25 @@ export interface InstallerImages {
   broken: string;
 }
 
-/** Builds both images under `repo` (`<registry host>/<path>`) and pushes them; the engine's cache keeps neither, so a wipe's pull must fetch them. */
-export async function pushInstallerImages(engine: DockerEngine, repo: string): Promise<InstallerImages> {
+/**
+ * Builds both images under `repo` (`<registry host>/<path>`) and pushes them; the engine's cache
+ * keeps neither, so a wipe's pull must fetch them. `loader`: the boot loader the installer puts on
+ * the disk's ESP (a UKI whose first boot fetches talos.config), else a placeholder.
+ */
+export async function pushInstallerImages(engine: DockerEngine, repo: string, opts: { loader?: string } = {}): Promise<InstallerImages> {
   const images = { good: `${repo}:v1.9.5`, broken: `${repo}:v0.0.0-broken` };
   const dir = mkdtempSync(join(tmpdir(), 'fleet-installer-image-'));
   try {
     const entry = join(dir, 'installer.sh');
     writeFileSync(entry, `#!/usr/bin/busybox sh\nexec ${process.execPath} /opt/talos-installer.mjs "$@"\n`, { mode: 0o755 });
-    const files = {
+    const files: Record<string, string> = {
       '/bin/installer': entry,
       '/opt/talos-installer.mjs': PROGRAM,
       ...GCONV_FILES,
+      ...(opts.loader ? { [LOADER]: opts.loader } : {}),
     };
-    await engine.importPrograms(images.good, [process.execPath, ...TOOLS], files, ['ENTRYPOINT ["/bin/installer"]']);
+    const env = opts.loader ? [`ENV FLEET_INSTALLER_LOADER=${LOADER}`] : [];
+    await engine.importPrograms(images.good, [process.execPath, ...TOOLS], files, ['ENTRYPOINT ["/bin/installer"]', ...env]);
     await engine.derive(images.good, images.broken, ['ENV FLEET_INSTALLER_BEHAVIOUR=broken']);
     for (const i of [images.good, images.broken]) await engine.docker(['push', i]);
     await engine.docker(['image', 'rm', images.good, images.broken]);

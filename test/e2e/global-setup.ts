@@ -75,7 +75,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const tools = `${registry.host}/lolwtf/tink-reprovision-tools:0.1.0`;
   let installers: InstallerImages;
   try {
-    installers = await pushInstallerImages(engine, `${registry.host}/talos/installer`);
+    installers = await pushInstallerImages(engine, `${registry.host}/talos/installer`, { loader: installedImage.uki });
     await pushToolsImage(engine, tools, join(fleetShare, 'actions'), tlsCert);
   } finally {
     await engine.stop();

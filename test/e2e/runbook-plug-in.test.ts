@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
+import { narrate } from './lab/narration.js';
+import { Timeline } from './lab/timeline.js';
 import { GUEST_FILES_URL, Machine } from './machine.js';
 import { e2eRun } from './manifest.js';
 
@@ -39,6 +41,7 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
       files: { '/images/nixos.raw': readFileSync(image.file) },
     });
 
+    narrate(`The lab is up: fleetd, Kubernetes' API server with Tinkerbell's and Rufio's objects, Tinkerbell, a registry. ${NODE} is declared in the nodes file (its serial ${m.serial}, its disk's serial), with no EK approved yet.`);
     // Connect the machine and power it on: it netboots HookOS, and fleetd has no EK to hold it to.
     await lab.machine.powerOn();
     const first = lab.machine.boots[0]!;
@@ -46,20 +49,27 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     await first.running.waitForLine(/^attest: FAILED pending-approval/);
 
     // Approve its EKs: the claim's lines go into the entry, as the operator's pull request adds them.
+    narrate(`fleetd refused it (pending-approval) and kept its claim. The operator runs: fleet attest approve ${m.serial}`);
     const claim = await lab.host.verifier.approve(m.serial);
+    narrate(`It prints the claim and the lines for the entry; the operator compares the hashes with the receiving scan and adds them:\n${claim.trimEnd()}`);
     expect(claim).toContain(`approved_ek_rsa2048: ${run.tpm.a.ekHashRsa}`);
     addApprovedLines(lab.host.verifier.nodesFile, claim);
 
     // Power-cycle it, so that HookOS attests again.
+    const time = new Timeline('Plug a machine in, from the approving power cycle');
+    narrate('The operator power-cycles the machine, so that HookOS attests again.');
     await lab.machine.powerOff();
     await lab.machine.powerOn();
     const second = lab.machine.boots[1]!;
     expect(second.kind).toBe('hookos');
     await second.running.waitForLine(/^attest: PASSED/);
+    time.mark('power cycle → attest: PASSED');
 
     // fleetd starts the run in this HookOS boot; Tinkerbell renders it.
     const wf = await lab.until('fleetd\'s Workflow', NODE, async () => (await lab!.objects('tinkerbell.org', 'workflows'))[0], 60_000);
     expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
+    time.mark('→ the Workflow');
+    narrate(`fleetd admitted it, gave this boot an install code and started Workflow ${wf.metadata.name} in this HookOS boot; Tinkerbell renders it, and the machine's tink-agent runs each action as a container.`);
     const journal = await lab.journal(NODE);
     expect(journal.find((l) => l.includes(`started Workflow ${wf.metadata.name}`))).toMatch(/HookOS/);
 
@@ -69,10 +79,15 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     for (const action of ['wipe-disk', 'image-to-disk', 'next-boot']) expect(m.out(second.number, `${action}.state`), action).toBe('success\n');
     const third = lab.machine.boots[2]!;
     expect(third.kind).toBe('disk');
+    time.mark('→ its actions, to the reboot');
+    narrate('wipe-disk, image-to-disk and next-boot succeeded; reboot handed the reboot to a detached container, was reported, and the machine rebooted into its disk.');
 
     // The installed system's first boot takes its seed over TLS, once, and the device is active.
     await third.running.waitForLine(new RegExp(`^first-boot: the seed for ${NODE} is in `));
+    time.mark('→ the disk\'s first boot took its seed');
     await lab.until('the device active', NODE, async () => (await lab!.host.verifier.show(NODE)).record?.status === 'active', 30_000);
+    time.mark('→ active');
+    narrate(`The installed system's first boot took its seed from fleetd, once: ${NODE} is active.`);
     expect(await lab.journal(NODE)).toContain(`fleetd served the seed of ${wf.metadata.name} to 127.0.0.1`);
 
     // The reboot was reported before the machine went down: the Workflow succeeds, fleetd says so
@@ -82,6 +97,8 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
       return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
     }, 60_000);
     expect(done.status?.state).toBe('SUCCESS');
+    console.warn(time.report(done));
+    narrate(`Workflow ${wf.metadata.name}: SUCCESS. fleetd journaled it and turned netboot off for the machine. ${NODE}'s journal:\n${(await lab.journal(NODE)).join('\n')}`);
     await lab.until('the success journaled', NODE, async () => (await lab!.journal(NODE)).includes(`${NODE}: Workflow ${wf.metadata.name} succeeded`), 30_000);
     const hw = (await lab.objects('tinkerbell.org', 'hardware')).find((h) => h.metadata.name === NODE)!;
     expect(JSON.stringify(hw.spec)).toContain('"allowPXE":false');

@@ -35,6 +35,8 @@ export interface Verifier {
   show(host: string): Promise<Shown>;
   /** `fleet attest approve SERIAL`: the waiting claim. */
   approve(serial: string): Promise<string>;
+  /** `fleet inventory action HOST ACTION`: the owner's desired_action. */
+  setDesiredAction(host: string, action: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,7 @@ export async function startVerifier(run: E2eRun, dir: string, nodes: Record<stri
     audited: (event) => audit.map((l) => JSON.parse(l) as Record<string, unknown>).filter((a) => a.audit === event),
     show: async (host) => JSON.parse(await fleet(['inventory', 'show', host, '--nodes', nodesFile, '--state', state])) as Shown,
     approve: (serial) => fleet(['attest', 'approve', serial, '--state', state]),
+    setDesiredAction: (host, action) => fleet(['inventory', 'action', host, action, '--nodes', nodesFile, '--state', state]),
     async close() {
       await fleetd.stop();
     },

@@ -115,6 +115,6 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket' | 'qmpSocket
 
 /** The console lines worth reading when a check fails: the guest's own steps, not the kernel's. */
 export function keyConsoleLines(lines: readonly string[]): string {
-  const key = /(init:|guest:|agent:|clock:|securityfs:|nic:|lldp:|attest:|install|wipe|image-to-disk:|next-boot:|reboot:|eventlog:|panic|Error|error|qemu:)/;
+  const key = /(init:|guest:|agent:|clock:|securityfs:|nic:|lldp:|attest:|install|wipe|image-to-disk:|next-boot:|reboot:|eventlog:|tink-agent:|first-boot:|panic|Error|error|qemu:)/;
   return lines.filter((l) => key.test(l)).join('\n');
 }

@@ -1,6 +1,8 @@
 #!/bin/busybox sh
 # /init of the installed image (inside its UKI): the node's first boot takes its seed from fleetd
-# with fleet's reference fetch, from the ESP it booted from, then powers off. The userland (dash,
+# with fleet's reference fetch, from the ESP it booted from, then powers off. On a disk the Talos
+# installer wrote (it installs this UKI too), it takes its machine config from the talos.config URL
+# on the ESP's kernel command line instead, as Talos's first boot does. The userland (dash,
 # curl, jq, findfs) is the host's, read-only over 9p as in the HookOS guest; the certificate it
 # trusts for fleetd (tls.crt) comes from the run's share; results go to the machine's share. Host
 # commands are named by path: busybox's chroot would run its own applet of the same name.
@@ -56,6 +58,22 @@ mount -t vfat -o rw,noatime "$esp" $R/run/esp || { say "cannot mount $esp"; off;
 # QEMU's user network: the host at 10.0.2.2, fleetd forwarded to 10.0.2.100:443.
 ip link set lo up
 ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 || say "no eth0"
+
+TALOS_CMDLINE=$R/run/esp/EFI/Talos/cmdline
+if [ -r $TALOS_CMDLINE ]; then
+  url=$(sed -n 's/.*talos\.config=\([^ ]*\).*/\1/p' $TALOS_CMDLINE)
+  # The URL ends in the install code: it is never printed.
+  chroot $R /usr/bin/curl -fsS --retry 5 --retry-delay 2 --retry-all-errors --cacert /run/fleet/tls.crt -o $OUT/talos-config.yaml "$url" > $R$OUT/first-boot.out 2>&1
+  rc=$?
+  echo $rc > $R$OUT/first-boot.rc
+  while read -r l; do say "$l"; done < $R$OUT/first-boot.out
+  if [ $rc = 0 ]; then
+    say "the Talos config for $(sed -n 's/^ *hostname: *//p' $R$OUT/talos-config.yaml | head -n 1) is in $OUT/talos-config.yaml"
+  else
+    say "no Talos config: the fetch exited $rc"
+  fi
+  off
+fi
 
 cp /fleet-seed-fetch.sh $R/run/first-boot/
 chroot $R /usr/bin/dash /run/first-boot/fleet-seed-fetch.sh --esp /run/esp --ca /run/fleet/tls.crt --out $OUT/seed.json --tries 5 --delay 2 > $R$OUT/first-boot.out 2>&1

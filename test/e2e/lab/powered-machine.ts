@@ -11,6 +11,7 @@ import { onTestFailed } from 'vitest';
 import type { HostServices, Machine } from '../machine.js';
 import type { E2eRun } from '../manifest.js';
 import { bootVariables } from '../ovmf-vars.js';
+import { narrate, narrateConsole, narrating } from './narration.js';
 import { keyConsoleLines, type BootResult, type RunningBoot } from '../vm.js';
 
 export type BootKind = 'hookos' | 'disk';
@@ -81,6 +82,21 @@ export class PoweredMachine {
     }
   }
 
+  /** The demo's view of a boot: what it is, then its key console lines as they come. */
+  private narrate(boot: Boot): void {
+    narrate(`${this.machine.serial} powers on (boot ${boot.number}): ${boot.kind === 'hookos' ? 'it netboots HookOS' : 'its firmware boots the disk, by its boot entries'}`);
+    let seen = 0;
+    const timer = setInterval(() => {
+      const fresh = boot.running.lines.slice(seen);
+      seen += fresh.length;
+      for (const l of keyConsoleLines(fresh).split('\n').filter(Boolean)) narrateConsole(this.machine.serial, l);
+    }, 300);
+    void boot.running.done.then((r) => {
+      clearInterval(timer);
+      narrate(`${this.machine.serial} is off (${r.stopReason ?? 'killed'})`);
+    });
+  }
+
   private async start(): Promise<void> {
     if (this.current) return;
     const kind = this.nextBoot();
@@ -91,6 +107,7 @@ export class PoweredMachine {
     const boot: Boot = { number: running.number, kind, running };
     this.boots.push(boot);
     this.current = boot;
+    if (narrating) this.narrate(boot);
     void running.done.then((result) => {
       boot.result = result;
       if (this.current !== boot) return; // the BMC turned it off

@@ -18,6 +18,8 @@ export interface InstalledImage {
   file: string;
   sha256: string;
   bytes: number;
+  /** Its UKI alone: the boot loader the Talos installer double installs, so a Talos disk boots the same first boot. */
+  uki: string;
 }
 
 const INIT = fileURLToPath(new URL('../guest/first-boot-init.sh', import.meta.url));
@@ -46,7 +48,8 @@ export function prepareInstalledImage(cacheDir: string, kernel: Kernel): Install
   const key = createHash('sha256').update(kernel.pkg).update(readFileSync(stub)).update(readFileSync(INIT)).update(readFileSync(FETCH))
     .update(modules.join('\n')).update(CMDLINE).update(OS_RELEASE).update(String(ESP_MIB)).digest('hex').slice(0, 16);
   const out = join(cacheDir, `installed-${key}.raw`);
-  if (!existsSync(out)) {
+  const ukiOut = join(cacheDir, `installed-${key}.efi`);
+  if (!existsSync(out) || !existsSync(ukiOut)) {
     const work = mkdtempSync(join(cacheDir, 'build-'));
     try {
       const initrd = join(work, 'initrd.cpio');
@@ -54,6 +57,8 @@ export function prepareInstalledImage(cacheDir: string, kernel: Kernel): Install
       const uki = join(work, 'BOOTX64.EFI');
       buildUki({ stub, kernel: kernel.vmlinuz, initrd, cmdline: CMDLINE, osRelease: OS_RELEASE }, uki, work);
       writeDisk(uki, `${out}.part`);
+      copyFileSync(uki, `${ukiOut}.part`);
+      renameSync(`${ukiOut}.part`, ukiOut);
       renameSync(`${out}.part`, out);
     } finally {
       rmSync(work, { recursive: true, force: true });
@@ -61,13 +66,13 @@ export function prepareInstalledImage(cacheDir: string, kernel: Kernel): Install
   }
   // Other builds go once no run has used them for a day: a run of another checkout may still boot one.
   const now = new Date();
-  utimesSync(out, now, now);
+  for (const f of [out, ukiOut]) utimesSync(f, now, now);
   for (const f of readdirSync(cacheDir)) {
     const p = join(cacheDir, f);
-    if (/^installed-[0-9a-f]{16}\.raw$/.test(f) && p !== out && now.getTime() - statSync(p).mtimeMs > UNUSED_MS) rmSync(p);
+    if (/^installed-[0-9a-f]{16}\.(raw|efi)$/.test(f) && p !== out && p !== ukiOut && now.getTime() - statSync(p).mtimeMs > UNUSED_MS) rmSync(p);
   }
   const body = readFileSync(out);
-  return { file: out, sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length };
+  return { file: out, sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length, uki: ukiOut };
 }
 
 /** busybox, the modules in load order, /init and the fetch script, as an uncompressed newc cpio. */
