@@ -56,6 +56,8 @@ export class Daemons {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (b: Buffer) => this.output.push(b.toString()));
     child.stderr!.on('data', (b: Buffer) => this.output.push(b.toString()));
+    // A pipe reset as the daemon dies is no failure of the test: `until` and `stop` see its exit.
+    for (const s of [child.stdout!, child.stderr!]) s.on('error', () => undefined);
     this.children.push(child);
     return child;
   }

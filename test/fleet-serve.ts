@@ -24,11 +24,13 @@ export interface FleetServe {
 export async function startFleetServe(args: string[], opts: { env?: NodeJS.ProcessEnv; startTimeoutMs?: number } = {}): Promise<FleetServe> {
   const child = spawn(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'serve', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
   const unregister = atExit(() => child.kill('SIGKILL'));
+  // A pipe reset as fleetd dies is no failure of the test: its exit code is what stop() answers.
+  for (const s of [child.stdout, child.stderr]) s.on('error', () => undefined);
   // 'close', not 'exit': every line it printed has been read by then.
   const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const stdout: string[] = [];
   const lines: string[] = [];
-  createInterface({ input: child.stdout }).on('line', (l) => {
+  createInterface({ input: child.stdout }).on('error', () => undefined).on('line', (l) => {
     stdout.push(l);
     lines.push(l);
   });
@@ -42,7 +44,7 @@ export async function startFleetServe(args: string[], opts: { env?: NodeJS.Proce
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stderr }).on('line', (l) => {
+      createInterface({ input: child.stderr }).on('error', () => undefined).on('line', (l) => {
         lines.push(l);
         const m = /listening on (\S+)/.exec(l);
         if (m) resolve(m[1]!);

@@ -17,7 +17,8 @@ export class Qmp {
   private readonly replies: Array<(r: Record<string, unknown>) => void> = [];
 
   private constructor(private readonly socket: Socket) {
-    createInterface({ input: socket }).on('line', (line) => {
+    // readline passes its input's errors on as its own: QEMU resetting the socket as it exits.
+    createInterface({ input: socket }).on('error', () => undefined).on('line', (line) => {
       let msg: Record<string, unknown>;
       try {
         msg = JSON.parse(line) as Record<string, unknown>;
@@ -36,7 +37,7 @@ export class Qmp {
   static async connect(path: string, alive: () => boolean): Promise<Qmp> {
     await waitUntil(() => existsSync(path) || !alive(), 30_000, () => `QEMU made no QMP socket ${path}`);
     const socket = connect(path);
-    socket.on('error', () => undefined); // QEMU closing the socket as it exits, or before we connected
+    socket.on('error', () => undefined); // QEMU resetting the socket as it exits, or before we connected
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('close', () => reject(new Error(`QMP socket ${path} closed`))));
     const qmp = new Qmp(socket);
     await qmp.execute('qmp_capabilities');

@@ -36,6 +36,9 @@ export interface RunningBoot {
 
 function startChild(cmd: string, args: string[]): { child: ChildProcess; unregister: () => void } {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A pipe reset as the child dies is no failure of the test: its exit is what the boot reports
+  // (readline passes its input's errors on, so its readers ignore them too).
+  for (const s of [child.stdout!, child.stderr!]) s.on('error', () => undefined);
   const unregister = atExit(() => child.kill('SIGKILL'));
   return { child, unregister };
 }
@@ -73,12 +76,12 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket' | 'qmpSocket
   const lines: string[] = [];
   const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
   // The serial console mixes \r\n and firmware escape codes: match markers anywhere in a line.
-  createInterface({ input: child.stdout! }).on('line', (raw) => {
+  createInterface({ input: child.stdout! }).on('error', () => undefined).on('line', (raw) => {
     const line = raw.replace(/\r/g, '');
     lines.push(line);
     for (const w of waiters.splice(0)) (w.re.test(line) ? w.resolve(line) : waiters.push(w));
   });
-  createInterface({ input: child.stderr! }).on('line', (l) => lines.push(`qemu: ${l}`));
+  createInterface({ input: child.stderr! }).on('error', () => undefined).on('line', (l) => lines.push(`qemu: ${l}`));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -71,6 +71,8 @@ export async function renderWorkflow(req: RenderRequest): Promise<RenderResult> 
     const err: Buffer[] = [];
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
+    // A renderer that died mid-request resets its pipes; its exit code below says so.
+    for (const s of [child.stdin, child.stdout, child.stderr]) s.on('error', () => undefined);
     child.on('error', reject);
     child.on('close', (code) => {
       const text = Buffer.concat(out).toString('utf8');
