@@ -15,6 +15,8 @@ import { actionReported, actionServed, controllerPost, controllerRunning, initia
 interface Workflow { metadata: { name: string; namespace: string }; spec: { templateRef: string; hardwareRef: string }; status?: WorkflowStatus }
 
 const TINK = 'tinkerbell.org/v1alpha1';
+/** The agent's states (tink/agent/internal/spec) as the proto's ActionStatusRequest names them in the Workflow. */
+const AGENT_STATES: Record<string, Report['state']> = { running: 'RUNNING', success: 'SUCCESS', failure: 'FAILED', timeout: 'TIMEOUT' };
 
 export class TinkServer {
   private timer: NodeJS.Timeout | undefined;
@@ -106,8 +108,10 @@ export class TinkServer {
     const wf = (await this.workflows()).find((w) => w.metadata.name === name);
     if (!wf?.status) return [404, { message: 'error getting workflow' }];
     if (wf.status.currentState?.actionID !== r.actionId) return [404, { message: 'action not found' }];
+    const state = AGENT_STATES[r.state ?? ''];
+    if (!state) return [400, { message: `invalid action state ${r.state}` }];
     const report: Report = {
-      state: String(r.state).toUpperCase() as Report['state'], message: r.message ?? '',
+      state, message: r.message ?? '',
       ...(r.executionStart ? { start: new Date(r.executionStart) } : {}), ...(r.executionStop ? { stop: new Date(r.executionStop) } : {}),
     };
     await this.write(wf, actionReported(wf.status, report));

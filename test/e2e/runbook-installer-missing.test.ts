@@ -1,0 +1,47 @@
+/**
+ * The runbook's failure of a run whose installer image the registry does not hold: an approved
+ * worker attests, fleetd starts its run in that HookOS boot, and Tinkerbell's first action,
+ * wipe-disk, refuses before any write (`… cannot be pulled …; nothing wiped`). The Workflow ends
+ * FAILED at wipe-disk, fleetd journals it once with the action, its message and where its last
+ * lines are, and the disk is byte for byte what it was.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
+import { nodeEntry } from './host.js';
+import { Lab } from './lab/lab.js';
+import { Machine } from './machine.js';
+import { e2eRun } from './manifest.js';
+
+const run = e2eRun();
+let lab: Lab | undefined;
+afterAll(() => lab?.close());
+
+const NODE = 'node-noimage';
+
+describe.skipIf(run.skip !== null)('an installer image the registry does not hold', () => {
+  it('wipe-disk refuses before the wipe, the Workflow ends FAILED there, fleetd says where to read, and the disk is untouched', async () => {
+    const m = Machine.create(run, 'noimage', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-NOIMAGE' }]);
+    const missing = run.registry.installer.replace(/:[^:/]+$/, ':v9.9.9');
+    lab = await Lab.start(run, m, {
+      nodes: { [NODE]: nodeEntry(m.serial, 'E2E-NVME-NOIMAGE', 'worker', run.tpm.a) },
+      classes: { worker: { ...RIG_CATALOGUE.classes.worker, installer_image: missing } },
+    });
+    const before = m.diskHashes();
+    await lab.machine.powerOn();
+    const boot = lab.machine.boots[0]!;
+    await boot.running.waitForLine(/^install code written/);
+
+    const wf = await lab.until('the Workflow\'s end', NODE, async () => {
+      const w = (await lab!.objects('tinkerbell.org', 'workflows'))[0];
+      return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
+    }, 300_000);
+    expect(wf.status?.state).toBe('FAILED');
+    expect(m.out(boot.number, 'wipe-disk.state')).toBe('failure\n');
+    expect(m.out(boot.number, 'wipe-disk.out')).toMatch(new RegExp(`^wipe: the installer image ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*manifest unknown.*\\); nothing wiped$`, 'm'));
+    expect(m.out(boot.number, 'install.state')).toBeNull();
+    const line = `${NODE}: Workflow ${wf.metadata.name} ended FAILED at wipe-disk (action completed); read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`;
+    await lab.until('the failure journaled', NODE, async () => (await lab!.journal(NODE)).includes(line), 30_000);
+    await lab.machine.powerOff();
+    expect(m.diskHashes()).toEqual(before);
+  }, 600_000);
+});
