@@ -45,7 +45,7 @@ describe.skipIf(run.skip !== null)('Provision a control plane', () => {
     // The owner asks for the provision: fleetd starts the run and Rufio power-cycles the machine.
     const time = new Timeline('Provision a control plane, from desired_action provision');
     await lab.host.verifier.setDesiredAction(NODE, 'provision');
-    const wf = await lab.until('fleetd\'s Workflow', NODE, async () => (await lab!.objects('tinkerbell.org', 'workflows'))[0], 60_000);
+    const wf = await lab.run(NODE, 'provision', 60_000);
     expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
     await lab.until('Rufio\'s power cycle', NODE, () => lab!.rufio.ran.find((j) => j.job === wf.metadata.name), 120_000);
     expect(lab.rufio.ran).toEqual([{ job: wf.metadata.name, failed: null }]);
@@ -73,17 +73,14 @@ describe.skipIf(run.skip !== null)('Provision a control plane', () => {
     expect(config.cluster.apiServer.certSANs).toEqual(expect.arrayContaining(['10.0.1.11', NODE]));
     await lab.until('the device active', NODE, async () => (await lab!.host.verifier.show(NODE)).record?.status === 'active', 30_000);
     time.mark('→ active');
-    const done = await lab.until('the Workflow\'s end', NODE, async () => {
-      const w = (await lab!.objects('tinkerbell.org', 'workflows')).find((x) => x.metadata.name === wf.metadata.name);
-      return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
-    }, 60_000);
+    const done = await lab.ended(NODE, wf.metadata.name, 60_000);
     expect(done.status?.state).toBe('SUCCESS');
     console.warn(time.report(done));
 
     // And back out: retired, Rufio netboots it again, its run wipes the disk and powers it off,
     // the BMC reports it off, and the device is offline.
     await lab.host.verifier.setDesiredAction(NODE, 'retire');
-    const retire = await lab.until('the retirement\'s Workflow', NODE, async () => (await lab!.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`retire-${NODE}-`)), 60_000);
+    const retire = await lab.run(NODE, 'retire', 60_000);
     await lab.until('the device offline', NODE, async () => (await lab!.host.verifier.show(NODE)).record?.status === 'offline', 600_000);
     const fourth = lab.machine.boots[3]!;
     expect(fourth.kind).toBe('hookos');

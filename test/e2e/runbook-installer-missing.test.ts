@@ -31,10 +31,7 @@ describe.skipIf(run.skip !== null)('an installer image the registry does not hol
     const boot = lab.machine.boots[0]!;
     await boot.running.waitForLine(/^install code written/);
 
-    const wf = await lab.until('the Workflow\'s end', NODE, async () => {
-      const w = (await lab!.objects('tinkerbell.org', 'workflows'))[0];
-      return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
-    }, 300_000);
+    const wf = await lab.ended(NODE, (await lab.run(NODE, 'provision', 60_000)).metadata.name, 300_000);
     expect(wf.status?.state).toBe('FAILED');
     expect(m.out(boot.number, 'wipe-disk.state')).toBe('failure\n');
     expect(m.out(boot.number, 'wipe-disk.out')).toMatch(new RegExp(`^wipe: the installer image ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*manifest unknown.*\\); nothing wiped$`, 'm'));

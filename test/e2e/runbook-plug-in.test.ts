@@ -66,7 +66,7 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     time.mark('power cycle → attest: PASSED');
 
     // fleetd starts the run in this HookOS boot; Tinkerbell renders it.
-    const wf = await lab.until('fleetd\'s Workflow', NODE, async () => (await lab!.objects('tinkerbell.org', 'workflows'))[0], 60_000);
+    const wf = await lab.run(NODE, 'provision', 60_000);
     expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
     time.mark('→ the Workflow');
     narrate(`fleetd admitted it, gave this boot an install code and started Workflow ${wf.metadata.name} in this HookOS boot; Tinkerbell renders it, and the machine's tink-agent runs each action as a container.`);
@@ -92,10 +92,7 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
 
     // The reboot was reported before the machine went down: the Workflow succeeds, fleetd says so
     // and turns netboot off for the machine.
-    const done = await lab.until('the Workflow\'s end', NODE, async () => {
-      const w = (await lab!.objects('tinkerbell.org', 'workflows')).find((x) => x.metadata.name === wf.metadata.name);
-      return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
-    }, 60_000);
+    const done = await lab.ended(NODE, wf.metadata.name, 60_000);
     expect(done.status?.state).toBe('SUCCESS');
     console.warn(time.report(done));
     narrate(`Workflow ${wf.metadata.name}: SUCCESS. fleetd journaled it and turned netboot off for the machine. ${NODE}'s journal:\n${(await lab.journal(NODE)).join('\n')}`);

@@ -104,6 +104,14 @@ export class CrdServer {
     return (r.body.items as Json[] | undefined) ?? [];
   }
 
+  /** One object as the server holds it, or null when there is none. */
+  async get(apiVersion: string, plural: string, ns: string, name: string): Promise<Json | null> {
+    const r = await this.request('GET', `/apis/${apiVersion}/namespaces/${ns}/${plural}/${name}`);
+    if (r.status === 404) return null;
+    if (r.status !== 200) throw new Error(`get ${plural}/${name}: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  }
+
   /** Creates an object as another client (Flux, say) would, strictly validated. */
   async create(obj: { apiVersion: string; kind: string; metadata: { name: string; namespace: string } }, plural: string): Promise<Json> {
     const r = await this.request('POST', `/apis/${obj.apiVersion}/namespaces/${obj.metadata.namespace}/${plural}?fieldValidation=Strict`, obj);

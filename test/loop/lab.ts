@@ -214,9 +214,10 @@ export class Lab {
    * by Tinkerbell's own rendering with the Workflow and its Hardware (test/tinkerbell/render.ts).
    */
   async actionEnv(wf: Obj, action: ActionName): Promise<Record<string, string>> {
-    const get = async (plural: string, name: string) => (await this.kube.request('GET', `/apis/tinkerbell.org/v1alpha1/namespaces/${this.ns}/${plural}/${name}`)).body;
-    const template = (await get('templates', String(wf.spec!.templateRef))) as { spec: { data: string } };
-    const r = await renderWorkflow({ template: template.spec.data, workflow: wf, hardware: await get('hardware', String(wf.spec!.hardwareRef)) });
+    const template = (await this.kube.get('tinkerbell.org/v1alpha1', 'templates', this.ns, String(wf.spec!.templateRef))) as { spec: { data: string } } | null;
+    if (!template) throw new Error(`Tinkerbell holds no Template ${String(wf.spec!.templateRef)}`);
+    const hardware = await this.kube.get('tinkerbell.org/v1alpha1', 'hardware', this.ns, String(wf.spec!.hardwareRef));
+    const r = await renderWorkflow({ template: template.spec.data, workflow: wf, hardware });
     if (!r.ok) throw new Error(`Tinkerbell would not render ${String(wf.spec!.templateRef)} (${r.stage}): ${r.error}`);
     const a = r.tasks[0]!.actions.find((x) => x.name === action);
     if (!a) throw new Error(`${String(wf.spec!.templateRef)} has no action ${action}`);

@@ -89,6 +89,19 @@ export class Lab {
     }
   }
 
+  /** fleetd's Workflow of a `kind` run for `node` (`<kind>-<node>-<unix seconds>`), once it exists. */
+  run(node: string, kind: 'provision' | 'retire', timeoutMs: number): Promise<Obj> {
+    return this.until(`fleetd's ${kind} Workflow`, node, async () => (await this.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`${kind}-${node}-`)), timeoutMs);
+  }
+
+  /** The Workflow `name` once Tinkerbell has ended it: SUCCESS, FAILED or TIMEOUT. */
+  ended(node: string, name: string, timeoutMs: number): Promise<Obj> {
+    return this.until(`the end of Workflow ${name}`, node, async () => {
+      const w = (await this.objects('tinkerbell.org', 'workflows')).find((x) => x.metadata.name === name);
+      return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
+    }, timeoutMs);
+  }
+
   async close(): Promise<void> {
     await this.machine.powerOff();
     await this.rufio.close();

@@ -59,12 +59,11 @@ export class TinkServer {
   }
 
   private async render(wf: Workflow, status: WorkflowStatus, now: Date): Promise<WorkflowStatus> {
-    const get = (plural: string, name: string) => this.kube.request('GET', `/apis/${TINK}/namespaces/${this.ns}/${plural}/${name}`);
-    const template = await get('templates', wf.spec.templateRef);
-    const hardware = await get('hardware', wf.spec.hardwareRef);
-    if (template.status !== 200) return renderFailed(status, { ok: false, stage: 'input', error: '', condition: 'template not found' }, now);
-    if (hardware.status !== 200) return renderFailed(status, { ok: false, stage: 'input', error: '', condition: `hardware not found: hardware.tinkerbell.org "${wf.spec.hardwareRef}" not found` }, now);
-    const r = await renderWorkflow({ template: String((template.body.spec as { data?: string }).data ?? ''), workflow: wf, hardware: hardware.body });
+    const template = await this.kube.get(TINK, 'templates', this.ns, wf.spec.templateRef);
+    const hardware = await this.kube.get(TINK, 'hardware', this.ns, wf.spec.hardwareRef);
+    if (!template) return renderFailed(status, { ok: false, stage: 'input', error: '', condition: 'template not found' }, now);
+    if (!hardware) return renderFailed(status, { ok: false, stage: 'input', error: '', condition: `hardware not found: hardware.tinkerbell.org "${wf.spec.hardwareRef}" not found` }, now);
+    const r = await renderWorkflow({ template: String((template.spec as { data?: string }).data ?? ''), workflow: wf, hardware });
     return r.ok ? rendered(r, now) : renderFailed(status, r, now);
   }
 
