@@ -59,15 +59,21 @@ mount -t vfat -o rw,noatime "$esp" $R/run/esp || { say "cannot mount $esp"; off;
 ip link set lo up
 ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2 || say "no eth0"
 
+# fetch CMD...: runs the fetch in the host's userland; its output goes to the console and to
+# first-boot.out, its exit code to first-boot.rc and to $rc.
+fetch() {
+  chroot $R "$@" > $R$OUT/first-boot.out 2>&1
+  rc=$?
+  echo $rc > $R$OUT/first-boot.rc
+  while read -r l; do say "$l"; done < $R$OUT/first-boot.out
+  return $rc
+}
+
 TALOS_CMDLINE=$R/run/esp/EFI/Talos/cmdline
 if [ -r $TALOS_CMDLINE ]; then
   url=$(sed -n 's/.*talos\.config=\([^ ]*\).*/\1/p' $TALOS_CMDLINE)
   # The URL ends in the install code: it is never printed.
-  chroot $R /usr/bin/curl -fsS --retry 5 --retry-delay 2 --retry-all-errors --cacert /run/fleet/tls.crt -o $OUT/talos-config.yaml "$url" > $R$OUT/first-boot.out 2>&1
-  rc=$?
-  echo $rc > $R$OUT/first-boot.rc
-  while read -r l; do say "$l"; done < $R$OUT/first-boot.out
-  if [ $rc = 0 ]; then
+  if fetch /usr/bin/curl -fsS --retry 5 --retry-delay 2 --retry-all-errors --cacert /run/fleet/tls.crt -o $OUT/talos-config.yaml "$url"; then
     say "the Talos config for $(sed -n 's/^ *hostname: *//p' $R$OUT/talos-config.yaml | head -n 1) is in $OUT/talos-config.yaml"
   else
     say "no Talos config: the fetch exited $rc"
@@ -76,11 +82,7 @@ if [ -r $TALOS_CMDLINE ]; then
 fi
 
 cp /fleet-seed-fetch.sh $R/run/first-boot/
-chroot $R /usr/bin/dash /run/first-boot/fleet-seed-fetch.sh --esp /run/esp --ca /run/fleet/tls.crt --out $OUT/seed.json --tries 5 --delay 2 > $R$OUT/first-boot.out 2>&1
-rc=$?
-echo $rc > $R$OUT/first-boot.rc
-while read -r l; do say "$l"; done < $R$OUT/first-boot.out
-if [ $rc = 0 ]; then
+if fetch /usr/bin/dash /run/first-boot/fleet-seed-fetch.sh --esp /run/esp --ca /run/fleet/tls.crt --out $OUT/seed.json --tries 5 --delay 2; then
   say "the seed for $(chroot $R /usr/bin/jq -r .hostname $OUT/seed.json) is in $OUT/seed.json"
 else
   say "no seed: the fetch exited $rc"
