@@ -49,7 +49,7 @@ export class PoweredMachine {
   }
 
   /** What the next power-on boots, as the firmware would choose. */
-  nextBoot(): BootKind {
+  private nextBoot(): BootKind {
     if (this.oneTime) return this.oneTime === 'pxe' ? 'hookos' : 'disk';
     const vars = bootVariables(this.machine.varsFile);
     const onDisk = (n: number | null | undefined) => n !== null && n !== undefined && vars.entries.get(n)?.partition === true;
@@ -71,15 +71,6 @@ export class PoweredMachine {
       this.current = null;
       if (boot) boot.result = await boot.running.powerOff();
     }));
-  }
-
-  /** Resolves once the machine is off (by the guest, its BMC, or a test). */
-  async off(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.current) {
-      if (Date.now() > deadline) throw new Error(`${this.machine.serial} still on after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
   }
 
   /** The demo's view of a boot: what it is, then its key console lines as they come. */
