@@ -1,7 +1,8 @@
 /**
  * fleetd for one e2e test file: `fleet serve` on 127.0.0.1 (HTTPS with the run's certificate, which
  * names 10.0.2.100, the address guestfwd gives it in the guest), the embedded inventory from a
- * nodes file, auto-provision on, the syslog receiver off. Its audit lines are kept for the checks.
+ * nodes file, auto-provision on, the syslog receiver off unless asked for. Its audit lines are kept
+ * for the checks.
  */
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -44,7 +45,7 @@ const fleet = (args: string[]) => promisify(execFile)(TSX[0], [...TSX.slice(1), 
 
 /**
  * Classes beyond the rig's: a disk-image payload, its image served by the host. `serveArgs`: more
- * of `fleet serve`'s options (the lab's Tinkerbell API).
+ * of `fleet serve`'s options (the lab's Tinkerbell API, its syslog receiver).
  */
 export async function startVerifier(run: E2eRun, dir: string, nodes: Record<string, Record<string, unknown>>, classes: Record<string, unknown> = {}, serveArgs: string[] = []): Promise<Verifier> {
   const nodesFile = join(dir, 'nodes.yaml');
@@ -52,7 +53,7 @@ export async function startVerifier(run: E2eRun, dir: string, nodes: Record<stri
   writeFileSync(nodesFile, stringify({ ...RIG_CATALOGUE, classes: { ...RIG_CATALOGUE.classes, ...classes }, nodes }));
   const { dir: inputs } = await classInputs(join(dir, 'talos'));
   const fleetd = await startFleetServe(['--nodes', nodesFile, '--state', state, '--auto-provision', '--class-inputs', inputs,
-    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, '--syslog-listen', 'off', ...serveArgs]);
+    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, ...(serveArgs.includes('--syslog-listen') ? [] : ['--syslog-listen', 'off']), ...serveArgs]);
   const audit = fleetd.stdout;
   return {
     port: Number(new URL(fleetd.url).port),

@@ -37,11 +37,16 @@ action() {
 
 # HookOS's Docker engine: its images and containers in this boot's memory (a power loss loses
 # them, as HookOS's do), pulling over plain HTTP from the host's registry at $REGISTRY; its
-# containers on Docker's bridge, NATed out of eth0 as HookOS's are.
+# containers on Docker's bridge, NATed out of eth0 as HookOS's are. With $SYSLOG_ADDRESS, every
+# container logs through the syslog driver there, as hook-docker's daemon.json has it (log-driver
+# syslog, syslog-address udp://<syslog_host>:514, no tag or format: the container's ID, and
+# Docker's own line format); `docker start --attach` still streams, since attach needs no driver.
 start_docker() {
+  local logs=()
+  if [ -n "${SYSLOG_ADDRESS:-}" ]; then logs=(--log-driver syslog --log-opt "syslog-address=udp://$SYSLOG_ADDRESS"); fi
   mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup
   dockerd --data-root /tmp/docker --exec-root /run/docker --pidfile /run/docker.pid \
-    --ip6tables=false --insecure-registry "$REGISTRY" > "$OUT/dockerd.log" 2>&1 &
+    --ip6tables=false --insecure-registry "$REGISTRY" "${logs[@]}" > "$OUT/dockerd.log" 2>&1 &
 }
 
 # docker_ready: waits for the engine start_docker started (timeout 60 s)

@@ -4,7 +4,8 @@
  * (`fleet serve` with the reconciler and the embedded inventory), Tinkerbell's controller and
  * server (tink-server.ts), Rufio (rufio.ts) powering the machine over QMP, SNTP, the switch's
  * LLDP frame and an image server; the machine netboots HookOS (guest/hookos.sh), whose tink-agent
- * runs the Workflow fleetd created, or boots its disk as its firmware says.
+ * runs the Workflow fleetd created, or boots its disk as its firmware says. With `syslog`, HookOS's
+ * Docker engine logs its containers to fleetd's receiver, into a private journald (hookos-syslog.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
@@ -12,6 +13,7 @@ import { CrdServer } from '../../kube/crd-server.js';
 import { startHost, type Host } from '../host.js';
 import type { Machine } from '../machine.js';
 import type { E2eRun } from '../manifest.js';
+import { startHookosSyslog, type HookosSyslog } from './hookos-syslog.js';
 import { PoweredMachine } from './powered-machine.js';
 import { Rufio } from './rufio.js';
 import { TinkServer } from './tink-server.js';
@@ -29,6 +31,12 @@ export interface LabOptions {
   files?: Record<string, Buffer>;
   /** The node whose BMC answers (its address is the Machine's connection host); none: no BMC answers. */
   bmcOf?: string;
+  /**
+   * HookOS's syslog to fleetd's receiver, from the address declared for the node with the
+   * machine's serial, into a private journald (`Lab.syslog`). Off by default: a journald and a
+   * relay more, for the scenarios that read the journal.
+   */
+  syslog?: boolean;
 }
 
 export class Lab {
@@ -38,6 +46,7 @@ export class Lab {
     readonly tink: TinkServer,
     readonly rufio: Rufio,
     readonly machine: PoweredMachine,
+    readonly syslog: HookosSyslog | null,
   ) {}
 
   static async start(run: E2eRun, m: Machine, opts: LabOptions): Promise<Lab> {
@@ -45,7 +54,9 @@ export class Lab {
     // memory, and image-to-disk's copy of the image.
     m.memoryMiB = LAB_MACHINE_MIB;
     const kube = await CrdServer.start();
+    let syslog: HookosSyslog | null = null;
     try {
+      if (opts.syslog) syslog = await startHookosSyslog(machineAddress(opts.nodes, m.serial));
       for (const file of ['provision.yaml', 'provision-image.yaml']) {
         const text = (await readFile(new URL(`../../../images/templates/${file}`, import.meta.url), 'utf8')).replaceAll(TOOLS_IMAGE, run.registry.tools);
         await kube.create(parse(text) as never, 'templates');
@@ -53,15 +64,18 @@ export class Lab {
       const tink = await TinkServer.start(kube, NS);
       const host = await startHost(run, m.dir, {
         nodes: opts.nodes, ...(opts.classes ? { classes: opts.classes } : {}), ...(opts.files ? { files: opts.files } : {}), lldp: true,
-        serveArgs: ['--kubeconfig', kube.kubeconfigPath, '--namespace', NS, '--reconcile-interval', '1', '--base-url', 'https://10.0.2.100'],
+        serveArgs: ['--kubeconfig', kube.kubeconfigPath, '--namespace', NS, '--reconcile-interval', '1', '--base-url', 'https://10.0.2.100', ...(syslog?.serveArgs ?? [])],
       });
+      await syslog?.connect(host.verifier);
       const services = () => ({ ...host.services, tinkPort: tink.port });
-      const machine = new PoweredMachine(run, m, services, { script: 'hookos', params: { LLDP_WINDOW: '10' } });
+      const params = { LLDP_WINDOW: '10', ...(syslog ? { SYSLOG_ADDRESS: syslog.guestAddress } : {}) };
+      const machine = new PoweredMachine(run, m, services, { script: 'hookos', params });
       const bmcs = new Map<string, PoweredMachine>();
-      const address = opts.bmcOf ? String(opts.nodes[opts.bmcOf]?.address ?? '').split('/')[0] : '';
+      const address = opts.bmcOf ? addressOf(opts.nodes[opts.bmcOf]) : '';
       if (address) bmcs.set(address, machine);
-      return new Lab(host, kube, tink, Rufio.start(kube, NS, bmcs), machine);
+      return new Lab(host, kube, tink, Rufio.start(kube, NS, bmcs), machine, syslog);
     } catch (err) {
+      await syslog?.close();
       await kube.stop();
       throw err;
     }
@@ -107,6 +121,17 @@ export class Lab {
     await this.rufio.close();
     await this.tink.close();
     await this.host.close();
+    await this.syslog?.close();
     await this.kube.stop();
   }
+}
+
+/** A node's declared address without its prefix length ('' when it declares none). */
+const addressOf = (node: Record<string, unknown> | undefined): string => String(node?.address ?? '').split('/')[0]!;
+
+/** The address declared for the node with the machine's serial: what its DHCP would give it. */
+function machineAddress(nodes: LabOptions['nodes'], serial: string): string {
+  const address = addressOf(Object.values(nodes).find((n) => n.serial === serial));
+  if (!address) throw new Error(`no node with serial ${serial} declares an address`);
+  return address;
 }
