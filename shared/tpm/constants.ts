@@ -100,6 +100,8 @@ export const TPM_PT = {
   MANUFACTURER: 0x105,
   FIRMWARE_VERSION_1: 0x10b,
   NV_BUFFER_MAX: 0x12c,
+  /** failedTries: authorization failures (and non-orderly shutdowns after a DA-protected use) not yet recovered. */
+  LOCKOUT_COUNTER: 0x20e,
 } as const;
 
 /** TPMA_OBJECT bits. */

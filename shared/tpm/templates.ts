@@ -63,9 +63,12 @@ export function withEkNonce(t: TpmtPublic, nonce: Uint8Array): TpmtPublic {
 /**
  * The attestation key: a restricted signing key bound to this TPM. Only a key with these
  * attributes can sign a quote the verifier believes: restricted means it signs only digests the
- * TPM computed itself (never an outside digest that starts with TPM_GENERATED_VALUE).
+ * TPM computed itself (never an outside digest that starts with TPM_GENERATED_VALUE). noDA: its
+ * auth is empty and it lives one boot, so dictionary-attack protection guards nothing, while a
+ * DA-protected key used in a boot that ends without TPM2_Shutdown (every HookOS boot: a hard
+ * power cycle, or the reboot action's sysrq) counts as a failure and locks the TPM out after a few.
  */
-export const AK_ATTRIBUTES = A.fixedTPM | A.fixedParent | A.sensitiveDataOrigin | A.userWithAuth | A.restricted | A.sign;
+export const AK_ATTRIBUTES = A.fixedTPM | A.fixedParent | A.sensitiveDataOrigin | A.userWithAuth | A.noDA | A.restricted | A.sign;
 
 export type AkKind = 'ecc' | 'rsa';
 
