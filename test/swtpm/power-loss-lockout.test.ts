@@ -23,7 +23,7 @@ let dir: string | undefined;
 afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
 
 /** One HookOS boot's use of the TPM, ended by a power loss: the agent's keys, a quote, no TPM2_Shutdown. */
-async function bootAndLosePower(stateDir: string): Promise<{ failedTries: number }> {
+async function bootAndLosePower(stateDir: string): Promise<{ failedTries: number | undefined }> {
   const swtpm = await startSwtpm(stateDir);
   const tpm = new Tpm(await SocketTransport.connect({ path: swtpm.socketPath }));
   try {

@@ -113,6 +113,14 @@ describe('rendering fails where Tinkerbell fails it', () => {
 });
 
 describe('and what Tinkerbell lets through', () => {
+  it('a parameter holding a double quote ends the Template\'s string early: wipe-disk gets another serial than the Workflow carries (so fleetd starts no such run)', async () => {
+    const wf = desiredWorkflow(device('node-1', { installDiskSerial: 'S4EV" #' }), TALOS, 'provision', 1764480000, NS, URLS);
+    const r = await renderWorkflow({ template: templateData('provision'), workflow: wf, hardware });
+    if (!r.ok) throw new Error(r.error);
+    const wipe = r.tasks[0]!.actions.find((a) => a.name === 'wipe-disk')!;
+    expect(wipe.environment?.INSTALL_DISK_SERIAL).toBe('S4EV');
+  });
+
   it('a task without actions, an action without timeout or command, unknown keys, unquoted booleans and numbers as strings', async () => {
     const none = await render('version: "0.1"\nname: t\ntasks:\n  - name: t1\n    worker: "{{.device_1}}"\n');
     expect(none.ok && none.tasks).toEqual([expect.objectContaining({ name: 't1', agentID: MAC, actions: [] })]);

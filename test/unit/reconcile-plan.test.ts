@@ -277,6 +277,17 @@ describe('desired_action provision', () => {
     expect(plan({ ...w, noted: new Set([key]) }, cfg).steps).toEqual([]);
   });
 
+  it.each([
+    ['a double quote', { installDiskSerial: 'S4EV" #' }, 'install_disk_serial', 'a double quote'],
+    ['a line break', { installDisk: '/dev/nvme0n1\n            pid: host' }, 'install_disk', 'the control character U+000A'],
+    ['a backslash', { installDiskSerial: 'S4\\tEV' }, 'install_disk_serial', 'a backslash'],
+  ])('a parameter the Template cannot quote (%s) starts no run, journaled once', (_n, over, key, char) => {
+    const w = steady(device({ desiredAction: 'provision', ...over }));
+    const p = plan(w, cfg);
+    expect(kube(p.steps).filter((s) => s.startsWith('create'))).toEqual([]);
+    expect(journals(p.steps)).toEqual([`warning: n1 lacks a quotable ${key} (it holds ${char}, and the Template quotes it); the run waits for a quotable ${key}`]);
+  });
+
   it('a run under way is adopted, not duplicated, when fleetd stopped before recording it', () => {
     const d = device({ desiredAction: 'provision' });
     const wf = run(d, 'provision', 30_000, { state: 'STATE_RUNNING', tasks: [{ actions: [action('wipe-disk', 'STATE_RUNNING', 10_000)] }] });

@@ -64,6 +64,21 @@ export const HARDWARE_MAP_KEYS = [
 ] as const;
 export type HardwareMapKey = (typeof HARDWARE_MAP_KEYS)[number];
 
+/**
+ * The Templates quote every parameter ("{{.key}}"), and Tinkerbell renders a value as it is: a
+ * double quote, a backslash or a line break in one ends the string early or changes it, and can
+ * add keys to an action's environment (a WIPE of its own). Such a value stops the run instead.
+ */
+const UNQUOTABLE = /["\\\u0000-\u001f\u007f]/;
+
+/** Each parameter the Templates cannot carry inside their quotes, with the first character that stops it. */
+export function unquotableParameters(map: Readonly<Record<string, string>>): Array<{ key: string; char: string }> {
+  return Object.entries(map).flatMap(([key, v]) => {
+    const m = UNQUOTABLE.exec(v);
+    return m ? [{ key, char: m[0] }] : [];
+  });
+}
+
 /** The Template a run uses: disk-image payloads install through provision-image. */
 export function templateFor(kind: RunKind, cls: NodeClass | undefined): string {
   return kind === 'provision' && cls && cls.payload !== 'talos' ? 'provision-image' : 'provision';

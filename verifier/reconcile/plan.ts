@@ -1,6 +1,6 @@
 import type { Device, DeviceStatus, JournalKind } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
-import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, templateFor, type RunKind } from './desired.js';
+import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, templateFor, unquotableParameters, type RunKind } from './desired.js';
 import { DEVICE_LABEL, isOwned, type Kind, type KubeObject } from './objects.js';
 import { isFinished, viewWorkflow, type WorkflowView } from './workflow-view.js';
 import type { InstallCodeRecord } from '../state/local-store.js';
@@ -207,10 +207,12 @@ function forgetWaits(ctx: Ctx, host: string, after: Step[]): void {
   }
 }
 
+const charName = (c: string) => (c === '"' ? 'a double quote' : c === '\\' ? 'a backslash' : `the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+
 /**
  * What keeps a run from finishing once it wiped the disk, or from reaching the machine it is for:
- * fields the device lacks, parts fleetd or Tinkerbell lack, and a switch port that is not the
- * declared one. Empty when the run may start.
+ * fields the device lacks, parts fleetd or Tinkerbell lack, a parameter the Template cannot quote,
+ * and a switch port that is not the declared one. Empty when the run may start.
  */
 function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | undefined): { lacks: Lack[]; cabling?: string } {
   const { world, cfg } = ctx;
@@ -227,6 +229,9 @@ function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | unde
     if (inputs !== null) lacks.push({ name: 'its class inputs', detail: inputs });
   }
   if (lacks.length || !device.mac || !device.switchPort) return { lacks };
+  const map = desiredWorkflow(device, cls, kind, 0, cfg.namespace, { seedUrl: cfg.seedUrl, configUrl: cfg.configUrl }).spec!.hardwareMap as Record<string, string>;
+  const unquotable = unquotableParameters(map).map(({ key, char }) => ({ name: `a quotable ${key}`, detail: `it holds ${charName(char)}, and the Template quotes it` }));
+  if (unquotable.length) return { lacks: unquotable };
   // The port the machine last attested from: a run must not power-cycle and wipe a machine cabled elsewhere.
   const seen = device.attested?.switchPort;
   if (!seen) return { lacks, cabling: `${device.hostname} recorded no attested switch port: its last attestation came with no LLDP frame` };
