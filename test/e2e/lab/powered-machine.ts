@@ -73,6 +73,17 @@ export class PoweredMachine {
     }));
   }
 
+  /** The power fails: QEMU is killed with whatever the guest was doing; the machine stays off. */
+  powerLoss(): Promise<void> {
+    return (this.switching = this.switching.then(async () => {
+      const boot = this.current;
+      this.current = null;
+      if (!boot) return;
+      boot.running.powerLoss();
+      boot.result = await boot.running.done;
+    }));
+  }
+
   /** The demo's view of a boot: what it is, then its key console lines as they come. */
   private narrate(boot: Boot): void {
     narrate(`${this.machine.serial} powers on (boot ${boot.number}): ${boot.kind === 'hookos' ? 'it netboots HookOS' : 'its firmware boots the disk, by its boot entries'}`);
