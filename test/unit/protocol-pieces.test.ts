@@ -3,6 +3,7 @@ import { ParseError } from '../../shared/errors.js';
 import { canonicalJson, parseReport, reportBytes } from '../../shared/wire/report.js';
 import type { Report } from '../../shared/wire/schemas.js';
 import { Refusal } from '../../verifier/attest/refusal.js';
+import { RefusalAudit } from '../../verifier/attest/refusal-audit.js';
 import { SessionStore, type Session } from '../../verifier/attest/session-store.js';
 
 const report: Report = {
@@ -76,6 +77,35 @@ describe('the session store', () => {
     expect(store.size).toBe(3);
   });
 
+  it('claiming another machine\'s serial from another address evicts nothing of that machine\'s', () => {
+    const store = new SessionStore(1000, { perSerial: 4 }, () => 0);
+    store.add(session('victim', 1000, 'SN-V'), 'victim-ip');
+    for (let i = 0; i < 10; i++) store.add(session(`f${i}`, 1000, 'SN-V'), 'attacker-ip');
+    expect(store.take('victim').serial).toBe('SN-V');
+    // The attacker's own claim of it is what it displaced.
+    expect(() => store.take('f0')).toThrow(expect.objectContaining({ code: 'session-unknown' }));
+    expect(store.take('f9').serial).toBe('SN-V');
+  });
+
+  it('a table filled from many addresses sheds the sessions of the peers holding the most, not a machine\'s one', () => {
+    const store = new SessionStore(1000, { total: 10, perPeer: 3 }, () => 0);
+    store.add(session('victim', 1000, 'SN-V'), 'victim-ip');
+    for (const p of ['b', 'c', 'd', 'e', 'f']) for (let i = 0; i < 3; i++) store.add(session(`${p}${i}`, 1000, `SN-${p}${i}`), p);
+    expect(store.size).toBe(10);
+    expect(store.take('victim').serial).toBe('SN-V');
+  });
+
+  it('a refused start holds its peer\'s share as a session would, until forgotten', () => {
+    let now = 0;
+    const store = new SessionStore(1000, { perPeer: 2 }, () => now);
+    store.chargeRefused('p');
+    store.chargeRefused('p');
+    expect(() => store.admit('p')).toThrow(expect.objectContaining({ code: 'too-many-sessions', statusCode: 429 }));
+    expect(() => store.admit('q')).not.toThrow();
+    now = 2001;
+    expect(() => store.admit('p')).not.toThrow();
+  });
+
   it('refuses a peer that holds its share, with 429, until its sessions are forgotten', () => {
     let now = 0;
     const store = new SessionStore(1000, { perPeer: 2 }, () => now);
@@ -85,5 +115,24 @@ describe('the session store', () => {
     expect(() => store.admit('q')).not.toThrow();
     now = 2001;
     expect(() => store.admit('p')).not.toThrow();
+  });
+});
+
+describe('the audit of refusals a peer provokes', () => {
+  it('one line each up to the window\'s share, then one summary per peer and window; every one counted', () => {
+    let now = 0;
+    const lines: Array<Record<string, unknown>> = [];
+    const counted: string[] = [];
+    const audit = new RefusalAudit((event, fields) => lines.push({ event, ...fields }), (v) => counted.push(v), 8, 60_000, () => now);
+    for (let i = 0; i < 20; i++) audit.refused('10.9.9.9', { peer: '10.9.9.9', verdict: i % 2 ? 'ek-invalid' : 'ak-invalid' });
+    audit.refused('10.0.1.11', { peer: '10.0.1.11', verdict: 'ek-invalid' });
+    expect(lines.filter((l) => l.event === 'attest.verdict')).toHaveLength(9);
+    expect(counted).toHaveLength(12);
+    now = 60_000;
+    audit.flushEnded();
+    expect(lines.filter((l) => l.event === 'attest.refusals')).toEqual([{ event: 'attest.refusals', peer: '10.9.9.9', suppressed: 12, verdicts: { 'ak-invalid': 6, 'ek-invalid': 6 }, windowS: 60 }]);
+    // A new window: lines again.
+    audit.refused('10.9.9.9', { peer: '10.9.9.9', verdict: 'ek-invalid' });
+    expect(lines.at(-1)).toMatchObject({ event: 'attest.verdict', peer: '10.9.9.9' });
   });
 });

@@ -11,6 +11,7 @@ import { startSession } from './challenge.js';
 import { checkQuotedBoot, checkSecrets, type Evidence } from './evidence.js';
 import { decide } from './policy.js';
 import { Refusal } from './refusal.js';
+import { RefusalAudit } from './refusal-audit.js';
 import { seenPort } from './seen-port.js';
 import { SessionStore, type Session } from './session-store.js';
 import { NO_RUNS, type Runs } from '../reconcile/open-run.js';
@@ -57,6 +58,7 @@ export class AttestationService {
   private readonly autoProvision: boolean;
   private readonly onRunWanted: () => void;
   private readonly now: () => Date;
+  private readonly refusals: RefusalAudit;
 
   constructor(opts: AttestationServiceOptions) {
     this.inventory = opts.inventory;
@@ -73,6 +75,7 @@ export class AttestationService {
     this.autoProvision = opts.autoProvision ?? false;
     this.onRunWanted = opts.onRunWanted ?? (() => undefined);
     this.now = opts.now ?? (() => new Date());
+    this.refusals = new RefusalAudit(this.audit, (v) => this.metrics.verdicts.labels(v).inc(), undefined, undefined, () => this.now().getTime());
   }
 
   /** Refusals of the claimed keys are answered as a verdict too: the agent prints it and stops. */
@@ -81,7 +84,8 @@ export class AttestationService {
       return startSession(this.sessions, req, ctx.peer).response;
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
-      this.audit('attest.verdict', { request: ctx.requestId, serial: req.serial, mac: req.mac, peer: ctx.peer, verdict: err.code, reason: err.message, stage: 'start' });
+      this.sessions.chargeRefused(ctx.peer);
+      this.refusals.refused(ctx.peer, { request: ctx.requestId, serial: req.serial, mac: req.mac, peer: ctx.peer, verdict: err.code, reason: err.message, stage: 'start' });
       return { verdict: err.code, message: err.message };
     }
   }
@@ -94,7 +98,7 @@ export class AttestationService {
       checkSecrets(session, req);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
-      this.audit('attest.verdict', { request: ctx.requestId, peer: ctx.peer, session: req.session, verdict: err.code, reason: err.message });
+      this.refusals.refused(ctx.peer, { request: ctx.requestId, peer: ctx.peer, session: req.session, verdict: err.code, reason: err.message });
       return { verdict: err.code, message: err.message };
     }
     const line = {

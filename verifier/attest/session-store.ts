@@ -30,9 +30,9 @@ export class TooManySessions extends FleetError {
 export interface SessionLimits {
   /** All sessions held, live or remembered. */
   total: number;
-  /** Sessions one peer address may hold. */
+  /** Sessions one peer address may hold, refused starts counted. */
   perPeer: number;
-  /** Unfinished sessions per claimed serial; a new one evicts that serial's oldest. */
+  /** Unfinished sessions one peer may hold for one claimed serial; a new one evicts that peer's oldest for it. */
   perSerial: number;
 }
 
@@ -41,14 +41,22 @@ const DEFAULT_LIMITS: SessionLimits = { total: 10_000, perPeer: 64, perSerial: 4
 /**
  * Sessions live in memory only: a restarted verifier forgets them and the agent starts over.
  * Each is single-use and expires; a finished or expired one is remembered until twice its time to
- * live so a replay gets its own verdict, then forgotten. Floods are bounded three ways: per peer
- * (refused), per claimed serial (that serial's oldest goes, so flooding a serial hurts only the
- * flooder's own claim), and in all (the oldest go).
+ * live so a replay gets its own verdict, then forgotten. Anyone can claim any serial, so no cap
+ * is keyed on the serial alone: floods are bounded by what a peer cannot forge, its address. Per
+ * peer, refused (a start refused after its work counts as a session, so a peer cannot make that
+ * work for free); per peer and claimed serial, that peer's own oldest goes, so claiming another
+ * machine's serial evicts nothing of that machine's; and in all, the oldest session of the peer
+ * holding the most goes, so a table filled from many addresses sheds the flooders first.
  */
 export class SessionStore {
   private readonly slots = new Map<string, Slot>();
-  private readonly byPeer = new Map<string, number>();
+  /** Each peer's sessions, oldest first. */
+  private readonly byPeer = new Map<string, string[]>();
+  /** Each peer's unfinished sessions per claimed serial, oldest first. */
   private readonly bySerial = new Map<string, string[]>();
+  /** Refused starts still held against their peers, oldest first, and how many each peer has. */
+  private readonly refusedQueue: Array<{ peer: string; at: number }> = [];
+  private readonly refused = new Map<string, number>();
   private readonly limits: SessionLimits;
 
   constructor(
@@ -71,20 +79,25 @@ export class SessionStore {
   /** Refuses a peer that already holds its share; call before doing any work for it. */
   admit(peer: string): void {
     this.sweep();
-    if ((this.byPeer.get(peer) ?? 0) >= this.limits.perPeer) {
+    if ((this.byPeer.get(peer)?.length ?? 0) + (this.refused.get(peer) ?? 0) >= this.limits.perPeer) {
       throw new TooManySessions('too-many-sessions', `${peer} holds ${this.limits.perPeer} attestation sessions; try again in ${Math.ceil((2 * this.ttlMs) / 1000)} s`);
     }
   }
 
+  /** A start refused after its work: it holds the peer's share as a session would, for as long. */
+  chargeRefused(peer: string): void {
+    this.refusedQueue.push({ peer, at: this.now() });
+    this.refused.set(peer, (this.refused.get(peer) ?? 0) + 1);
+  }
+
   add(session: Session, peer: string): void {
     this.admit(peer);
-    for (let mine = this.bySerial.get(session.serial); mine && mine.length >= this.limits.perSerial; mine = this.bySerial.get(session.serial)) {
-      this.remove(mine[0]!);
-    }
-    while (this.slots.size >= this.limits.total) this.remove(this.slots.keys().next().value!);
+    const key = serialKey(session.serial, peer);
+    for (let mine = this.bySerial.get(key); mine && mine.length >= this.limits.perSerial; mine = this.bySerial.get(key)) this.remove(mine[0]!);
+    while (this.slots.size >= this.limits.total) this.remove(this.oldestOfLargestPeer());
     this.slots.set(session.id, { session, peer, used: false });
-    this.byPeer.set(peer, (this.byPeer.get(peer) ?? 0) + 1);
-    this.bySerial.set(session.serial, [...(this.bySerial.get(session.serial) ?? []), session.id]);
+    this.byPeer.set(peer, [...(this.byPeer.get(peer) ?? []), session.id]);
+    this.bySerial.set(key, [...(this.bySerial.get(key) ?? []), session.id]);
   }
 
   /** Takes the session for `finish`: it can never be taken again, expired or not. */
@@ -93,7 +106,7 @@ export class SessionStore {
     if (!slot) throw new Refusal('session-unknown', 'the verifier holds no such session; start again');
     if (slot.used) throw new Refusal('session-replayed', 'this session was already finished once');
     slot.used = true;
-    this.unlistSerial(slot.session);
+    this.unlist(this.bySerial, serialKey(slot.session.serial, slot.peer), id);
     return slot.session;
   }
 
@@ -106,20 +119,24 @@ export class SessionStore {
     return this.slots.size;
   }
 
-  private unlistSerial(session: Session): void {
-    const ids = this.bySerial.get(session.serial)?.filter((x) => x !== session.id) ?? [];
-    if (ids.length) this.bySerial.set(session.serial, ids);
-    else this.bySerial.delete(session.serial);
+  private oldestOfLargestPeer(): string {
+    let largest: string[] = [];
+    for (const ids of this.byPeer.values()) if (ids.length > largest.length) largest = ids;
+    return largest[0]!;
+  }
+
+  private unlist(map: Map<string, string[]>, key: string, id: string): void {
+    const ids = map.get(key)?.filter((x) => x !== id) ?? [];
+    if (ids.length) map.set(key, ids);
+    else map.delete(key);
   }
 
   private remove(id: string): void {
     const slot = this.slots.get(id);
     if (!slot) return;
     this.slots.delete(id);
-    const n = (this.byPeer.get(slot.peer) ?? 1) - 1;
-    if (n > 0) this.byPeer.set(slot.peer, n);
-    else this.byPeer.delete(slot.peer);
-    if (!slot.used) this.unlistSerial(slot.session);
+    this.unlist(this.byPeer, slot.peer, id);
+    if (!slot.used) this.unlist(this.bySerial, serialKey(slot.session.serial, slot.peer), id);
   }
 
   private sweep(): void {
@@ -129,5 +146,14 @@ export class SessionStore {
       if (slot.session.expiresAt > cutoff) break;
       this.remove(id);
     }
+    const since = this.now() - 2 * this.ttlMs;
+    while (this.refusedQueue[0] && this.refusedQueue[0].at <= since) {
+      const { peer } = this.refusedQueue.shift()!;
+      const left = (this.refused.get(peer) ?? 1) - 1;
+      if (left > 0) this.refused.set(peer, left);
+      else this.refused.delete(peer);
+    }
   }
 }
+
+const serialKey = (serial: string, peer: string) => `${peer}\n${serial}`;

@@ -10,6 +10,7 @@ import type { Installs } from '../install/installs.js';
 import type { Connection } from '../install/tcp-ack.js';
 import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
+import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
 import type { ListenAddress } from './listen-address.js';
 
 export interface ServerOptions {
@@ -22,30 +23,33 @@ export interface ServerOptions {
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** fastify's logger (pino options), or false. */
   logger?: boolean | object;
-  /** How long a request may take to arrive, and an idle connection may stay (default 30 s). */
+  /** How long a request may take to arrive once it has begun (default 30 s). */
   requestTimeoutMs?: number;
+  /** What a connection may hold before it asks anything (connection-guard.ts). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 /** Request bodies are capped: the largest legal finish (a 1 MiB event log, base64) plus room. */
 const BODY_LIMIT = 1.5 * 1024 * 1024;
-/** A request must arrive whole within this, and an idle connection closes: no slow-loris. */
+/** A request must arrive whole within this once begun: no slow-loris. */
 const REQUEST_TIMEOUT_MS = 30_000;
-/** Connections held at once; a fleet of netbooting nodes needs a handful each. */
-const MAX_CONNECTIONS = 1024;
 
 export function buildServer(opts: ServerOptions): FastifyInstance {
   const timeout = opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   // Node enforces requestTimeout only when it checks its connections (every 30 s by default), and
   // a trickle keeps an idle timer alive: check at least every second, headers within the timeout.
   const limits = { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(1000, timeout) };
+  const conns = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connections };
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
     // Request ids tie a request's audit lines together; random, so they reveal no count.
     genReqId: () => randomUUID(),
     serverFactory: (handler) => {
-      const server = opts.tls ? createHttpsServer({ ...limits, cert: opts.tls.cert, key: opts.tls.key }, handler) : createHttpServer(limits, handler);
-      server.maxConnections = MAX_CONNECTIONS;
+      const server = opts.tls
+        ? createHttpsServer({ ...limits, handshakeTimeout: conns.handshakeMs, cert: opts.tls.cert, key: opts.tls.key }, handler)
+        : createHttpServer(limits, handler);
+      guardConnections(server, conns, !!opts.tls);
       return server;
     },
     ...(opts.tls ? { https: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
