@@ -106,6 +106,7 @@ describe('the verifier under fuzz', () => {
   });
 
   it('start refuses malformed keys inside a valid body with a verdict', async () => {
+    let peers = 0;
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ minLength: 0, maxLength: 300 }), fc.constantFrom('ek', 'ak', 'cert' as const), async (junk, which) => {
         const b64 = Buffer.from(junk).toString('base64');
@@ -114,7 +115,8 @@ describe('the verifier under fuzz', () => {
             ? { ...start, ak: b64 }
             : { ...start, eks: start.eks.map((e, i) => (i === 0 ? (which === 'ek' ? { ...e, public: b64 } : { ...e, certificate: b64 }) : e)) };
         checkValue(StartRequest, body, 'bad-request', 'body');
-        const answer = rig.service.start(body, { peer: '127.0.0.1', requestId: 'fuzz' });
+        // Each case its own peer: a refused start counts against its peer's share of sessions.
+        const answer = rig.service.start(body, { peer: `10.7.${(peers >> 8) & 255}.${peers++ & 255}`, requestId: 'fuzz' });
         expect(answer).toHaveProperty('verdict');
       }),
       { numRuns: 300 },

@@ -54,9 +54,9 @@ describe('TCG EK templates (EK Credential Profile 2.0, B.3.3 and B.3.4)', () => 
   });
 
   it('the ECC AK is a restricted ECDSA-SHA256 signing key', () => {
-    // type ECC, nameAlg SHA256, fixedTPM|fixedParent|sensitiveDataOrigin|userWithAuth|restricted|sign,
+    // type ECC, nameAlg SHA256, fixedTPM|fixedParent|sensitiveDataOrigin|userWithAuth|noDA|restricted|sign,
     // no policy, no symmetric, ECDSA with SHA256, P-256, no KDF, empty x and y
-    expect(Buffer.from(marshalPublic(akTemplate('ecc')))).toEqual(hex('0023 000b 00050072 0000 0010 0018 000b 0003 0010 0000 0000'));
+    expect(Buffer.from(marshalPublic(akTemplate('ecc')))).toEqual(hex('0023 000b 00050472 0000 0010 0018 000b 0003 0010 0000 0000'));
   });
 
   it('parse(marshal(t)) is t for every template', () => {
