@@ -1,0 +1,27 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The shared test data beside the repository, read in place: its README asks for no copies. */
+export const TESTDATA = fileURLToPath(new URL('../../../shared/testdata/', import.meta.url));
+/** The repository's own recordings (test/vectors). */
+export const VECTORS = fileURLToPath(new URL('../../test/vectors/', import.meta.url));
+
+export function bytesOf(path: string): Uint8Array {
+  return new Uint8Array(readFileSync(path));
+}
+
+/** Every file in `dir` whose name passes `keep`. */
+export function filesIn(dir: string, keep: (name: string) => boolean = () => true): Uint8Array[] {
+  return readdirSync(dir)
+    .filter(keep)
+    .sort()
+    .map((n) => bytesOf(join(dir, n)));
+}
+
+export function jsonOf<T>(path: string): T {
+  return JSON.parse(readFileSync(path, 'utf8')) as T;
+}
+
+const enc = new TextEncoder();
+export const utf8 = (s: string): Uint8Array => enc.encode(s);
