@@ -93,6 +93,9 @@ describe('the nodes file', () => {
     ['a class without its image', 'classes:\n  w: {payload: nixos-image}\n', /classes.w: a nixos-image class needs image_url/],
     ['an unknown payload', 'classes:\n  w: {payload: windows}\n', /payload windows is not one of/],
     ['an address with a malformed prefix', 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, address: 10.0.0.1/33}\n', /is not an address with a prefix length/],
+    // The YAML library throws these only when the document becomes data, after parsing found no error.
+    ['an alias before its anchor', 'nodes:\n  a: *x\n  b: &x {serial: 1}\n', /not valid YAML: Unresolved alias/],
+    ['aliases that expand without bound', `a: &a [1, 1]\n${'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`).join('\n')}\n`, /not valid YAML: Excessive alias count/],
   ])('refuses %s', (_name, source, message) => {
     expect(show(source).join('\n')).toMatch(message);
   });

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { parseDocument } from 'yaml';
 import { EK_HASH_PATTERN } from '../../../shared/ek/hash.js';
+import { errorMessage } from '../../../shared/errors.js';
 import { PAYLOADS, type Payload } from '../../../shared/payloads.js';
 import type { EkKind } from '../../../shared/wire/schemas.js';
 import type { Binding } from '../device.js';
@@ -86,7 +87,13 @@ export function readNodesFile(source: string, name = 'nodes file', opts: { nodeN
   const doc = parseDocument(source, { uniqueKeys: true });
   for (const e of doc.errors) problems.push({ message: `${name} is not valid YAML: ${e.message.split('\n')[0]}` });
   if (doc.errors.length) return { file, problems };
-  const root: unknown = doc.toJS() ?? {};
+  let root: unknown;
+  try {
+    // Aliases resolve only here: one before its anchor, or more than the library allows, throws.
+    root = doc.toJS() ?? {};
+  } catch (err) {
+    return { file, problems: [{ message: `${name} is not valid YAML: ${errorMessage(err)}` }] };
+  }
   if (!isMap(root)) return { file, problems: [{ message: `${name} is not a map of models, classes and nodes` }] };
   for (const key of Object.keys(root)) if (!['node_network', 'models', 'classes', 'nodes'].includes(key)) problems.push({ message: `unknown top-level key ${key}` });
 
