@@ -100,4 +100,11 @@ describe('old NetBox shapes', () => {
     await expect(client.list('dcim/devices')).rejects.toMatchObject({ code: 'netbox-error' });
     await expect(client.get('dcim/devices', 1)).rejects.toMatchObject({ code: 'netbox-error' });
   });
+
+  it('refuses, as a typed error, a listing whose results hold something that is not an object', async () => {
+    for (const item of [null, 7, 'device']) {
+      const { client } = serving({ '/api/dcim/devices/': { count: 2, next: null, previous: null, results: [{ id: 1 }, item] } });
+      await expect(client.list('dcim/devices')).rejects.toMatchObject({ code: 'netbox-error', message: /an object that has no numeric id/ });
+    }
+  });
 });

@@ -153,7 +153,7 @@ export class NetBoxClient {
       const body = readPage<T>(await this.#request('GET', path), path);
       count = body.count;
       for (const item of body.results) {
-        const id = (item as { id?: unknown }).id;
+        const id = item !== null && typeof item === 'object' ? (item as { id?: unknown }).id : undefined;
         if (typeof id !== 'number' || !Number.isInteger(id)) {
           throw new NetBoxError(NETBOX_ERROR_CODES.error, `NetBox answered GET ${path} with an object that has no numeric id`, {
             method: 'GET',
