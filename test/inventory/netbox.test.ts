@@ -72,6 +72,20 @@ describe('the NetBox inventory beyond the contract', () => {
     expect((await f.inventory.deviceBySerial('SN1'))!.attested?.mac).toBe('52:54:00:12:34:56');
   });
 
+  it('passes over a MAC object that holds no address: it is not the attested MAC', async () => {
+    f = await netboxFixture();
+    await f.declare(NODES);
+    const { NetBoxClient } = await import('../../verifier/netbox/client.js');
+    const { NetBoxInventory } = await import('../../verifier/inventory/netbox/netbox-inventory.js');
+    const odd = { count: 1, next: null, previous: null, results: [{ id: 99, url: 'u', display: '?', mac_address: null, assigned_object_type: null, assigned_object_id: null, assigned_object: null }] };
+    const fetchImpl: typeof fetch = async (input, init) =>
+      String(input).includes('/dcim/mac-addresses/?') ? new Response(JSON.stringify(odd), { status: 200, headers: { 'content-type': 'application/json' } }) : fetch(input, init);
+    const inv = new NetBoxInventory(new NetBoxClient({ url: f.fake.url, token: f.fake.token, fetchImpl }), { bindingAuthor: TERRAFORM });
+    const d = (await inv.deviceBySerial('SN1'))!;
+    await inv.recordAttested(d, { at: 't', mac: '52:54:00:12:34:56', bootId: 'b', eks: {}, secureBoot: null, switchPort: null });
+    expect((await f.inventory.deviceBySerial('SN1'))!.mac).toBe('52:54:00:12:34:56');
+  });
+
   it('a refused token is a typed error, never a verdict', async () => {
     f = await netboxFixture();
     await f.declare(NODES);

@@ -154,7 +154,7 @@ export class NetBoxInventory implements Inventory {
   private async recordMac(device: Device, mac: string): Promise<void> {
     const iface = await this.bootInterface(Number(device.id));
     if (!iface || interfacePrimaryMac(iface)?.toLowerCase() === mac) return;
-    const existing = (await this.nb.list<NetBoxMacAddress>('dcim/mac-addresses', { mac_address: mac })).filter((m) => m.mac_address.toLowerCase() === mac);
+    const existing = (await this.nb.list<NetBoxMacAddress>('dcim/mac-addresses', { mac_address: mac })).filter((m) => typeof m.mac_address === 'string' && m.mac_address.toLowerCase() === mac);
     const elsewhere = existing.find((m) => !(m.assigned_object_type === 'dcim.interface' && m.assigned_object_id === iface.id) && m.assigned_object_id !== null);
     if (elsewhere) {
       await this.journal(device, 'warning', `the attested MAC ${mac} is assigned to ${elsewhere.assigned_object?.display ?? 'another object'} in NetBox; fleet left it there`);
