@@ -462,6 +462,13 @@ describe('reading Workflows', () => {
     expect(v.current).toBe('b');
   });
 
+  it('reads a status whose lists hold null or a bare value (a CRD that lets them stand) as if they were not there', () => {
+    const status = { conditions: [null, 'x'], tasks: [null, 3, { actions: [null, 'a', { name: 'b', state: 'RUNNING' }] }] };
+    const v = viewWorkflow({ apiVersion: 'v', kind: 'Workflow', metadata: { name: 'w' }, status });
+    expect(v.actions.map((a) => [a.name, a.state])).toEqual([['b', 'running']]);
+    expect(v.renderError).toBeNull();
+  });
+
   it('splits CIDR addresses', () => {
     expect(splitCidr('10.0.1.11/24')).toEqual({ ip: '10.0.1.11', netmask: '255.255.255.0' });
     expect(splitCidr('192.0.2.1/30')).toEqual({ ip: '192.0.2.1', netmask: '255.255.255.252' });

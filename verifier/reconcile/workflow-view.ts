@@ -60,11 +60,15 @@ export function isFinished(state: RunState): boolean {
   return state === 'success' || state === 'failed' || state === 'timeout';
 }
 
+/** The objects of a status list; anything else in it (null, a bare value) says nothing. */
+const objects = (list: unknown): Array<Record<string, unknown>> =>
+  Array.isArray(list) ? list.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
+
 export function viewWorkflow(wf: KubeObject): WorkflowView {
   const status = (wf.status ?? {}) as Record<string, unknown>;
-  const tasks = Array.isArray(status.tasks) ? (status.tasks as Array<Record<string, unknown>>) : [];
+  const tasks = objects(status.tasks);
   const actions: ActionView[] = tasks.flatMap((t) =>
-    (Array.isArray(t.actions) ? (t.actions as Array<Record<string, unknown>>) : []).map((a) => {
+    objects(t.actions).map((a) => {
       const started = time(a.executionStart) ?? time(a.startedAt);
       const seconds = typeof a.seconds === 'number' ? a.seconds : null;
       return {
@@ -82,7 +86,7 @@ export function viewWorkflow(wf: KubeObject): WorkflowView {
   const lastStarted = [...actions].reverse().find((a) => a.started !== null);
   const stops = actions.map((a) => a.stopped).filter((t): t is number => t !== null);
   const kindLabel = wf.metadata.labels?.['fleet.lolwtf.ca/run'];
-  const rendering = Array.isArray(status.conditions) ? (status.conditions as Array<Record<string, unknown>>).find((c) => c.type === 'TemplateRenderedSuccess') : undefined;
+  const rendering = objects(status.conditions).find((c) => c.type === 'TemplateRenderedSuccess');
   const renderError = status.templateRendering === 'failed' || rendering?.status === 'False' ? (typeof rendering?.message === 'string' && rendering.message ? rendering.message : 'no message') : null;
   return {
     name: wf.metadata.name,
