@@ -123,13 +123,51 @@ describe('the config endpoint', () => {
     const r = await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/config/${code}`, ...mode]);
     expect(r.trim()).toBe('answered');
     await new Promise((res) => setTimeout(res, 1500));
-    expect(await journal(env)).toEqual(['warning: fleetd sent the Talos config to 127.0.0.1, but the peer did not acknowledge all of it; the config stays for the next fetch']);
+    expect(await journal(env)).toEqual(['warning: fleetd sent the Talos config to 127.0.0.1, but the peer did not acknowledge all of it; the config stays for one more fetch, from 127.0.0.1']);
     expect((await device(env)).status).toBe('planned');
     const whole = await fetch(env, code);
     expect(whole.status).toBe(200);
     expect((parse(whole.body) as { machine: { type: string } }).machine.type).toBe('controlplane');
     await settle();
     expect((await device(env)).status).toBe('active');
+  });
+});
+
+describe('a holder of the code that is not the node', () => {
+  const readThenReset = async (e: Env, code: string, from: string) =>
+    (await run('python3', [new URL('./read-then-reset-client.py', import.meta.url).pathname, String(e.port), e.ca, `/v1/config/${code}`, from])).trim();
+  // A reset ends the answer at once; fleetd then decides whether it was delivered.
+  const answered = () => new Promise((r) => setTimeout(r, 500));
+
+  it('reads the answer and resets, again and again: it gets the config at most twice, from its one address, and the node then finds none', async () => {
+    env = await start({ ackDeadlineMs: 1000 });
+    const code = await issue(env);
+    const statuses: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push(await readThenReset(env, code, '127.0.0.3'));
+      await answered();
+    }
+    expect(statuses.filter((s) => s === '200').length).toBeLessThanOrEqual(2);
+    expect(statuses[0]).toBe('200');
+    expect((await fetch(env, code)).status).toBe(404);
+    expect((await device(env)).status).toBe('planned');
+  });
+
+  it('after one unacknowledged answer, another address is refused, and the journal names both; the first address gets it', async () => {
+    env = await start({ ackDeadlineMs: 1000 });
+    const code = await issue(env);
+    // An answer the kernel never saw acknowledged, as a node's lost answer looks (from 127.0.0.1).
+    expect((await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/config/${code}`, 'reset'])).trim()).toBe('answered');
+    await answered();
+    expect(await readThenReset(env, code, '127.0.0.2')).toBe('404');
+    expect((await fetch(env, code)).status).toBe(200);
+    await settle();
+    expect((await device(env)).status).toBe('active');
+    expect(await journal(env)).toEqual([
+      'warning: fleetd sent the Talos config to 127.0.0.1, but the peer did not acknowledge all of it; the config stays for one more fetch, from 127.0.0.1',
+      'warning: the node asked for its Talos config from 127.0.0.2, but fleetd answered it to 127.0.0.1, which did not acknowledge all of it; it stays for one more fetch from there alone',
+      `success: fleetd served the config of ${RUN.run} to 127.0.0.1`,
+    ]);
   });
 });
 

@@ -123,7 +123,7 @@ describe('an unacknowledged seed', () => {
     const code = await issue(env);
     expect((await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/seed/${code}`, 'stall', '3'])).trim()).toBe('answered');
     await new Promise((res) => setTimeout(res, 1500));
-    expect(await journal(env)).toEqual(['warning: fleetd sent the seed to 127.0.0.1, but the peer did not acknowledge all of it; the seed stays for the next fetch']);
+    expect(await journal(env)).toEqual(['warning: fleetd sent the seed to 127.0.0.1, but the peer did not acknowledge all of it; the seed stays for one more fetch, from 127.0.0.1']);
     expect((await device(env)).status).toBe('planned');
     expect((await fetch(env, code, 'seed')).status).toBe(200);
     await settle();

@@ -12,6 +12,11 @@ export interface HeldConfig {
   expiresAt: number;
   /** A fetch is being answered; a second at the same time waits for the first's outcome. */
   inFlight: boolean;
+  /**
+   * Where an answer the peer did not acknowledge went: the one more fetch it stays for must come
+   * from there. Null until then.
+   */
+  unacknowledgedTo: string | null;
 }
 
 /**
@@ -24,9 +29,9 @@ export class ConfigStore {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  hold(c: Omit<HeldConfig, 'inFlight'>): void {
+  hold(c: Omit<HeldConfig, 'inFlight' | 'unacknowledgedTo'>): void {
     this.dropDevice(c.deviceId);
-    this.held.set(c.sha256, { ...c, inFlight: false });
+    this.held.set(c.sha256, { ...c, inFlight: false, unacknowledgedTo: null });
   }
 
   /** One config per device: a newer code voids the older one, and with it its config. */

@@ -210,13 +210,20 @@ export class Installs {
       return { status: 404, reason: 'not planned' };
     }
     if (held.inFlight) return { status: 503, reason: `a fetch of this ${what} is being answered` };
+    if (held.unacknowledgedTo !== null && held.unacknowledgedTo !== peer) {
+      await this.journalOnce(device, sha256, `elsewhere:${peer}`, `the node asked for its ${what} from ${peer}, but fleetd answered it to ${held.unacknowledgedTo}, which did not acknowledge all of it; it stays for one more fetch from there alone`);
+      return { status: 404, reason: 'answered elsewhere' };
+    }
     held.inFlight = true;
     return { status: 200, body: held.body, contentType: held.contentType, sha256 };
   }
 
   /**
    * After a config's or seed's bytes were handed to the connection: it counts as served only when
-   * the peer acknowledged every byte; then the device turns active. Otherwise it stays for the next fetch.
+   * the peer acknowledged every byte; then the device turns active. An answer the peer did not
+   * acknowledge leaves it for one more fetch, from that peer's address alone, for a node that lost
+   * the answer; a second such answer spends it. So a holder of the code that reads the answer and
+   * resets the connection gets it at most twice, and the node then finds it gone.
    */
   async delivered(sha256: string, conn: Connection, peer: string, kind: DocKind = 'config'): Promise<boolean> {
     const { configs, store, metrics } = this.o;
@@ -225,9 +232,20 @@ export class Installs {
     const record = store.installCodeByHash(sha256);
     const device = record ? await this.o.inventory.deviceByName(record.hostname).catch(() => null) : null;
     if (!acked) {
-      if (held && held !== 'expired') held.inFlight = false;
       metrics.configsUnacknowledged.inc();
-      if (device) await this.o.inventory.journal(device, 'warning', `fleetd sent the ${NOUN[kind]} to ${peer}, but the peer did not acknowledge all of it; the ${kind} stays for the next fetch`).catch(() => undefined);
+      const live = held && held !== 'expired' ? held : null;
+      const again = live !== null && live.unacknowledgedTo !== null;
+      if (live && again) {
+        configs.drop(sha256);
+        metrics.configsWaiting.set(configs.waiting());
+      } else if (live) {
+        live.inFlight = false;
+        live.unacknowledgedTo = peer;
+      }
+      const message = again
+        ? `fleetd sent the ${NOUN[kind]} to ${peer} again, and again the peer did not acknowledge all of it; fleetd answers no ${kind} a third time. Set desired_action to provision`
+        : `fleetd sent the ${NOUN[kind]} to ${peer}, but the peer did not acknowledge all of it; the ${kind} stays for one more fetch, from ${peer}`;
+      if (device) await this.o.inventory.journal(device, 'warning', message).catch(() => undefined);
       return false;
     }
     configs.drop(sha256);
