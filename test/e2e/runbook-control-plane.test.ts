@@ -5,7 +5,8 @@
  * BMC into a one-time netboot, whose attestation receives the install code; Tinkerbell runs the
  * Talos Template in HookOS, install running the Talos installer image through the guest's Docker
  * engine; the installed disk's first boot takes its machine config from talos.config, and the
- * device is active. Then it is retired: wiped, powered off, offline.
+ * device is active. Then it is reinstalled the same way, under a new code, the first run's
+ * objects replaced; then retired: wiped, powered off, offline.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { parse } from 'yaml';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
+import type { Boot } from './lab/powered-machine.js';
 import { Timeline } from './lab/timeline.js';
 import { Machine } from './machine.js';
 import { e2eRun } from './manifest.js';
@@ -24,8 +26,58 @@ afterAll(() => lab?.close());
 const NODE = 'node-cp';
 const DISK_SERIAL = 'E2E-NVME-CP';
 
+/**
+ * One provision of the lab's control plane from desired_action provision to active: fleetd's run,
+ * Rufio's power cycle of `before` (the boot the machine is in, or its last), the netboot's code,
+ * Tinkerbell's actions in HookOS, the disk's first boot taking its config. Answers the run and the
+ * disk's boot.
+ */
+async function provision(scenario: string, before: Boot): Promise<{ run: string; disk: Boot }> {
+  const l = lab!;
+  const m = l.machine.machine;
+  const time = new Timeline(scenario);
+  const boots = l.machine.boots.length;
+  const earlier = new Set((await l.objects('tinkerbell.org', 'workflows')).map((w) => w.metadata.name));
+  await l.host.verifier.setDesiredAction(NODE, 'provision');
+  const wf = await l.until('fleetd\'s new provision Workflow', NODE, async () => (await l.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`provision-${NODE}-`) && !earlier.has(w.metadata.name)), 60_000);
+  expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
+  await l.until('Rufio\'s power cycle', NODE, () => l.rufio.ran.find((j) => j.job === wf.metadata.name), 120_000);
+  expect(l.rufio.ran.at(-1)).toEqual({ job: wf.metadata.name, failed: null });
+  expect(before.result?.stopReason).toMatch(/^(host-qmp-quit|guest-shutdown)$/);
+  time.mark('→ the Workflow and Rufio\'s power cycle');
+  await l.until('the netboot', NODE, () => l.machine.boots.length > boots, 60_000);
+  const netboot = l.machine.boots[boots]!;
+  expect(netboot.kind).toBe('hookos');
+  await netboot.running.waitForLine(/^install code written/);
+  time.mark('→ the netboot\'s attestation took the code');
+
+  // Tinkerbell's run in HookOS: the installer pulled, Talos installed, the disk made the next boot.
+  await l.until('the reboot into the disk', NODE, () => l.machine.boots.length > boots + 1, 600_000);
+  for (const action of ['wipe-disk', 'install', 'next-boot']) expect(m.out(netboot.number, `${action}.state`), action).toBe('success\n');
+  expect(m.out(netboot.number, 'wipe-disk.out')).toContain(`wipe: pulled the installer image ${run.registry.installer}`);
+  expect(m.out(netboot.number, 'install.out')).toContain(`install: installed Talos to /dev/nvme0n1`);
+  const disk = l.machine.boots[boots + 1]!;
+  expect(disk.kind).toBe('disk');
+  time.mark('→ its actions, to the reboot');
+
+  // Its first boot takes the config talos.config names, once; the API server's SANs name the node.
+  await disk.running.waitForLine(new RegExp(`^first-boot: the Talos config for ${NODE} is in `));
+  time.mark('→ the disk\'s first boot took its config');
+  const config = parse(readFileSync(`${m.share}/out/boot-${disk.number}/talos-config.yaml`, 'utf8')) as { machine: { type: string }; cluster: { apiServer: { certSANs: string[] } } };
+  expect(config.machine.type).toBe('controlplane');
+  expect(config.cluster.apiServer.certSANs).toEqual(expect.arrayContaining(['10.0.1.11', NODE]));
+  await l.until('the device active', NODE, async () => (await l.host.verifier.show(NODE)).record?.status === 'active', 30_000);
+  time.mark('→ active');
+  // The config served is this run's: an earlier run's code unlocks nothing.
+  expect((await l.journal(NODE)).filter((j) => j.startsWith('fleetd served the ')).at(-1)).toMatch(new RegExp(` of ${wf.metadata.name} to `));
+  const done = await l.ended(NODE, wf.metadata.name, 60_000);
+  expect(done.status?.state).toBe('SUCCESS');
+  console.warn(time.report(done));
+  return { run: wf.metadata.name, disk };
+}
+
 describe.skipIf(run.skip !== null)('Provision a control plane', () => {
-  it('attests and waits → desired_action provision → Rufio power-cycles it → the code → Talos installed through Docker → its first boot takes its config → active', async () => {
+  it('attests and waits → desired_action provision → Rufio power-cycles it → the code → Talos installed through Docker → its first boot takes its config → active → reinstalled → retired', async () => {
     const m = Machine.create(run, 'cp', run.tpm.a, [{ bus: 'nvme', serial: DISK_SERIAL }]);
     lab = await Lab.start(run, m, {
       nodes: { [NODE]: nodeEntry(m.serial, DISK_SERIAL, 'controlplane', run.tpm.a) },
@@ -42,55 +94,26 @@ describe.skipIf(run.skip !== null)('Provision a control plane', () => {
     expect(await lab.objects('tinkerbell.org', 'workflows')).toEqual([]);
     expect(m.step(first.number, 'agent').lines).not.toContain('install code written');
 
-    // The owner asks for the provision: fleetd starts the run and Rufio power-cycles the machine.
-    const time = new Timeline('Provision a control plane, from desired_action provision');
-    await lab.host.verifier.setDesiredAction(NODE, 'provision');
-    const wf = await lab.run(NODE, 'provision', 60_000);
-    expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
-    await lab.until('Rufio\'s power cycle', NODE, () => lab!.rufio.ran.find((j) => j.job === wf.metadata.name), 120_000);
-    expect(lab.rufio.ran).toEqual([{ job: wf.metadata.name, failed: null }]);
-    expect(first.result?.stopReason).toBe('host-qmp-quit');
-    time.mark('→ the Workflow and Rufio\'s power cycle');
-    const second = lab.machine.boots[1]!;
-    expect(second.kind).toBe('hookos');
-    await second.running.waitForLine(/^install code written/);
-    time.mark('→ the netboot\'s attestation took the code');
-
-    // Tinkerbell's run in HookOS: the installer pulled, Talos installed, the disk made the next boot.
-    await lab.until('the reboot into the disk', NODE, () => lab!.machine.boots.length >= 3, 600_000);
-    for (const action of ['wipe-disk', 'install', 'next-boot']) expect(m.out(second.number, `${action}.state`), action).toBe('success\n');
-    expect(m.out(second.number, 'wipe-disk.out')).toContain(`wipe: pulled the installer image ${run.registry.installer}`);
-    expect(m.out(second.number, 'install.out')).toContain(`install: installed Talos to /dev/nvme0n1`);
-    const third = lab.machine.boots[2]!;
-    expect(third.kind).toBe('disk');
-    time.mark('→ its actions, to the reboot');
-
-    // Its first boot takes the config talos.config names, once; the API server's SANs name the node.
-    await third.running.waitForLine(new RegExp(`^first-boot: the Talos config for ${NODE} is in `));
-    time.mark('→ the disk\'s first boot took its config');
-    const config = parse(readFileSync(`${m.share}/out/boot-${third.number}/talos-config.yaml`, 'utf8')) as { machine: { type: string }; cluster: { apiServer: { certSANs: string[] } } };
-    expect(config.machine.type).toBe('controlplane');
-    expect(config.cluster.apiServer.certSANs).toEqual(expect.arrayContaining(['10.0.1.11', NODE]));
-    await lab.until('the device active', NODE, async () => (await lab!.host.verifier.show(NODE)).record?.status === 'active', 30_000);
-    time.mark('→ active');
-    const done = await lab.ended(NODE, wf.metadata.name, 60_000);
-    expect(done.status?.state).toBe('SUCCESS');
-    console.warn(time.report(done));
+    // The owner asks for the provision; then, once it is active, for a reinstall, which runs the
+    // same way under a new code and replaces the first run's objects.
+    const installed = await provision('Provision a control plane, from desired_action provision', first);
+    const reinstalled = await provision('Reinstall the active control plane, from desired_action provision', installed.disk);
+    expect(await lab.objects('tinkerbell.org', 'workflows')).toEqual([expect.objectContaining({ metadata: expect.objectContaining({ name: reinstalled.run }) })]);
 
     // And back out: retired, Rufio netboots it again, its run wipes the disk and powers it off,
     // the BMC reports it off, and the device is offline.
     await lab.host.verifier.setDesiredAction(NODE, 'retire');
     const retire = await lab.run(NODE, 'retire', 60_000);
     await lab.until('the device offline', NODE, async () => (await lab!.host.verifier.show(NODE)).record?.status === 'offline', 600_000);
-    const fourth = lab.machine.boots[3]!;
-    expect(fourth.kind).toBe('hookos');
-    expect(fourth.result?.stopReason).toBe('guest-shutdown');
+    const retiring = lab.machine.boots[5]!;
+    expect(retiring.kind).toBe('hookos');
+    expect(retiring.result?.stopReason).toBe('guest-shutdown');
     expect(lab.machine.power).toBe('off');
-    for (const action of ['wipe-disk', 'next-boot']) expect(m.out(fourth.number, `${action}.state`), action).toBe('success\n');
+    for (const action of ['wipe-disk', 'next-boot']) expect(m.out(retiring.number, `${action}.state`), action).toBe('success\n');
     expect(await lab.journal(NODE)).toContain(`${NODE} is retired: Workflow ${retire.metadata.name} wiped its disk, and its BMC reports it off`);
     // The disk, read from the host: both GPT copies zeroed, nothing left to boot.
     const disk = readFileSync(m.disks[0]!.file);
     expect(disk.subarray(0, 1 << 20).every((b) => b === 0)).toBe(true);
     expect(disk.subarray(disk.length - (1 << 20)).every((b) => b === 0)).toBe(true);
-  }, 1_800_000);
+  }, 2_400_000);
 });
