@@ -19,6 +19,7 @@ export interface Suite {
 
 const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   attest: () => import('./attest.js'),
+  'boot-storm': () => import('./boot-storm.js'),
   eventlog: () => import('./eventlog.js'),
   reconcile: () => import('./reconcile.js'),
   'image-to-disk': () => import('./image-to-disk.js'),

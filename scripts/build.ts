@@ -36,13 +36,20 @@ export async function buildAgent(outDir = join(root, 'dist')): Promise<string> {
   return outfile;
 }
 
-export async function buildAll(): Promise<void> {
+/** dist/fleet.mjs, or the same into another directory (the bench), where node_modules must resolve. */
+export async function buildFleet(outDir = join(root, 'dist')): Promise<string> {
+  const outfile = join(outDir, 'fleet.mjs');
   // better-sqlite3 and unix-dgram (the syslog receiver's journal socket) find their native addons
   // through `bindings`, which a bundle cannot follow: they stay in node_modules beside dist/, and
   // so does cap for the CLI. The agent bundle needs no better-sqlite3.
-  await build({ ...NODE_BUNDLE, entryPoints: [join(root, 'cli/fleet.ts')], outfile: join(root, 'dist/fleet.mjs'), external: ['better-sqlite3', 'cap', 'unix-dgram'] });
+  await build({ ...NODE_BUNDLE, entryPoints: [join(root, 'cli/fleet.ts')], outfile, external: ['better-sqlite3', 'cap', 'unix-dgram'] });
+  await chmod(outfile, 0o755);
+  return outfile;
+}
+
+export async function buildAll(): Promise<void> {
+  await buildFleet();
   await buildAgent();
-  await chmod(join(root, 'dist/fleet.mjs'), 0o755);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -13,6 +13,7 @@ const REPO = fileURLToPath(new URL('../', import.meta.url));
 
 export interface FleetServe {
   url: string;
+  pid: number;
   /** Its stdout lines: the audit, one JSON object a line. */
   stdout: string[];
   /** Everything it printed, stdout and stderr, in order of arrival. */
@@ -21,8 +22,16 @@ export interface FleetServe {
   stop(): Promise<number | null>;
 }
 
-export async function startFleetServe(args: string[], opts: { env?: NodeJS.ProcessEnv; startTimeoutMs?: number } = {}): Promise<FleetServe> {
-  const child = spawn(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'serve', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+export interface FleetServeOptions {
+  env?: NodeJS.ProcessEnv;
+  startTimeoutMs?: number;
+  /** A built fleet.mjs to run instead of the sources (the bench measures what ships). */
+  bundle?: string;
+}
+
+export async function startFleetServe(args: string[], opts: FleetServeOptions = {}): Promise<FleetServe> {
+  const [cmd, ...entry] = opts.bundle ? [process.execPath, opts.bundle] : [...TSX, 'cli/fleet.ts'];
+  const child = spawn(cmd!, [...entry, 'serve', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
   const unregister = atExit(() => child.kill('SIGKILL'));
   // A pipe reset as fleetd dies is no failure of the test: its exit code is what stop() answers.
   for (const s of [child.stdout, child.stderr]) s.on('error', () => undefined);
@@ -52,7 +61,7 @@ export async function startFleetServe(args: string[], opts: { env?: NodeJS.Proce
       void closed.then((code) => reject(new Error(`fleet serve exited ${code}:\n${lines.join('\n')}`)));
       setTimeout(() => reject(new Error(`fleet serve did not listen within ${opts.startTimeoutMs ?? 30_000} ms:\n${lines.join('\n')}`)), opts.startTimeoutMs ?? 30_000).unref();
     });
-    return { url, stdout, lines, stop };
+    return { url, pid: child.pid!, stdout, lines, stop };
   } catch (err) {
     await stop();
     throw err;
