@@ -100,4 +100,16 @@ describe('the real CRD server takes what fleet writes', () => {
     const [a, b] = [new LeaderLease(kube, 'fleetd-a'), new LeaderLease(kube, 'fleetd-b')];
     expect(await Promise.all([a.hold(), b.hold()])).toEqual(expect.arrayContaining([true, false]));
   });
+
+  it('a released Lease is free at once: the next fleetd holds it without waiting it out', async () => {
+    const kube = client('release');
+    const [a, b] = [new LeaderLease(kube, 'fleetd-a'), new LeaderLease(kube, 'fleetd-b')];
+    expect(await a.hold()).toBe(true);
+    expect(await b.hold()).toBe(false);
+    await b.release(); // not its lease: nothing changes
+    expect(await b.hold()).toBe(false);
+    await a.release();
+    expect(await b.hold()).toBe(true);
+    expect(await a.hold()).toBe(false);
+  });
 });

@@ -69,9 +69,11 @@ export class Controller {
     if (result.writes || result.warnings.length) this.opts.log({ event: 'reconcile.pass', writes: result.writes, warnings: result.warnings.length ? result.warnings : undefined });
   }
 
+  /** Ends the passes, then releases the lease (a failed release is logged; the lease then expires). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
+    await this.opts.lease?.release().catch((err: unknown) => this.opts.log({ event: 'reconcile.lease', outcome: 'kept', error: errorMessage(err) }));
   }
 }

@@ -33,7 +33,8 @@ export class LeaderLease {
       const renewed = spec.renewTime ? new Date(spec.renewTime).getTime() : 0;
       const expired = renewed + (spec.leaseDurationSeconds ?? this.durationS) * 1000 < this.now();
       const mine = spec.holderIdentity === this.identity;
-      if (!mine && !expired) return false;
+      // A released lease names no holder: free at once, as client-go's leader election leaves it.
+      if (!mine && !expired && spec.holderIdentity) return false;
       // Times come back as strings; the API takes only six-digit MicroTimes, so they are rebuilt.
       const acquired = mine && spec.acquireTime ? new V1MicroTime(new Date(spec.acquireTime).getTime()) : now;
       await this.kube.replaceLease({
@@ -54,5 +55,26 @@ export class LeaderLease {
       if (err instanceof KubeError && (err.code === 'kube-conflict' || err.code === 'kube-exists')) return false;
       throw err;
     }
+  }
+
+  /**
+   * On a clean stop: the lease names no holder, so the next fleetd (a restart, or the standby)
+   * reconciles at once instead of waiting out the lease. Only this instance's own lease is
+   * released; a failure leaves it to expire.
+   */
+  async release(): Promise<void> {
+    const lease = await this.kube.readLease(this.name);
+    if (lease?.spec?.holderIdentity !== this.identity) return;
+    const now = new V1MicroTime(this.now());
+    await this.kube
+      .replaceLease({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: this.name, namespace: this.kube.namespace, resourceVersion: lease.metadata?.resourceVersion },
+        spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: lease.spec.leaseTransitions ?? 0 },
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof KubeError && err.code === 'kube-conflict')) throw err;
+      });
   }
 }
