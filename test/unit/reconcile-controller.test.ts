@@ -58,11 +58,13 @@ describe('the controller', () => {
     await c.stop();
   });
 
-  it('only the lease holder passes', async () => {
+  it('only the lease holder passes; a stop releases the lease', async () => {
     const s = scripted([]);
-    const c = new Controller(s.reconciler, { intervalMs: 60_000, log: () => undefined, lease: { hold: async () => false } as never });
+    let released = 0;
+    const c = new Controller(s.reconciler, { intervalMs: 60_000, log: () => undefined, lease: { hold: async () => false, release: async () => void released++ } as never });
     await c.trigger();
     expect(s.stats.passes).toBe(0);
     await c.stop();
+    expect(released).toBe(1);
   });
 });
