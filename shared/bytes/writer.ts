@@ -9,6 +9,10 @@ export class ByteWriter {
     this.view = new DataView(this.buf.buffer);
   }
 
+  /**
+   * Makes room for n more bytes and answers where they go. Call it before reading this.view or
+   * this.buf for the write: growing replaces both, and a write through the old one is lost.
+   */
   private room(n: number): number {
     if (this.length + n > this.buf.length) {
       const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
@@ -22,23 +26,28 @@ export class ByteWriter {
   }
 
   u8(v: number): this {
-    this.view.setUint8(this.room(1), v);
+    const at = this.room(1);
+    this.view.setUint8(at, v);
     return this;
   }
   u16(v: number): this {
-    this.view.setUint16(this.room(2), v);
+    const at = this.room(2);
+    this.view.setUint16(at, v);
     return this;
   }
   u32(v: number): this {
-    this.view.setUint32(this.room(4), v >>> 0);
+    const at = this.room(4);
+    this.view.setUint32(at, v >>> 0);
     return this;
   }
   u64(v: bigint): this {
-    this.view.setBigUint64(this.room(8), v);
+    const at = this.room(8);
+    this.view.setBigUint64(at, v);
     return this;
   }
   bytes(b: Uint8Array): this {
-    this.buf.set(b, this.room(b.length));
+    const at = this.room(b.length);
+    this.buf.set(b, at);
     return this;
   }
   /** TPM2B: u16 size then the bytes. */
