@@ -1,4 +1,5 @@
 import type { EkKind } from '../shared/wire/schemas.js';
+import { printable } from '../shared/text/terminal.js';
 import type { Claim } from './state/claim.js';
 
 const FIELDS: Record<EkKind, string> = { rsa2048: 'approved_ek_rsa2048', eccp256: 'approved_ek_eccp256' };
@@ -6,14 +7,15 @@ const FIELDS: Record<EkKind, string> = { rsa2048: 'approved_ek_rsa2048', eccp256
 /**
  * The runbook's "Print the lines for the waiting claim": the claim, then exactly the node entry's
  * lines. It approves nothing and says so: a waiting claim proves nothing, because another machine
- * can send one with this serial. Only a comparison with independent evidence does.
+ * can send one with this serial. Only a comparison with independent evidence does. What the
+ * claimant sent is shown escaped (printable): it must not rewrite the operator's terminal.
  */
 export function approvalLines(claim: Claim): string[] {
   const lines = [
-    `claim: serial ${claim.serial}, MAC ${claim.mac}, switch port ${claim.switchPort ?? '(no LLDP frame)'}, from ${claim.peer}, at ${claim.at}`,
+    printable(`claim: serial ${claim.serial}, MAC ${claim.mac}, switch port ${claim.switchPort ?? '(no LLDP frame)'}, from ${claim.peer}, at ${claim.at}`),
   ];
   for (const ek of claim.eks) {
-    const cert = ek.certificate ? `EK certificate subject "${ek.certificate.subject}", issuer "${ek.certificate.issuer}" (not checked against a maker)` : 'no EK certificate';
+    const cert = ek.certificate ? `EK certificate subject "${printable(ek.certificate.subject)}", issuer "${printable(ek.certificate.issuer)}" (not checked against a maker)` : 'no EK certificate';
     lines.push(`  ${ek.kind} EK ${ek.hash}; ${cert}`);
   }
   lines.push('This approves nothing. A waiting claim proves nothing: another machine can send one with this serial.');

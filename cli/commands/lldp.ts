@@ -14,6 +14,7 @@ import { readCaptureFile } from '../../shared/lldp/capture.js';
 import { findDecoded } from '../../shared/lldp/org.js';
 import { LLDP_NOT_LLDP, parseLldpFrame } from '../../shared/lldp/parse.js';
 import type { LldpFrame } from '../../shared/lldp/types.js';
+import { printable } from '../../shared/text/terminal.js';
 
 /** A capture's frames in order: decoded, or why one was skipped. */
 export type Decoded = { index: number; frame: LldpFrame } | { index: number; skipped: string };
@@ -102,8 +103,4 @@ export function textReport(decoded: Decoded[]): string {
   return out.join('\n');
 }
 
-/** A switch controls these strings: escape control characters so none reaches the terminal. */
-function printable(s: string): string {
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
-}
 
