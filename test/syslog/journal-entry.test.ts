@@ -78,14 +78,29 @@ describe('capped', () => {
     expect(cuts).toEqual(['a', 'a', 'aé', 'aé', 'aé', 'aé€', 'aé€', 'aé€', 'aé€']);
   });
 
+  it.each([
+    ['a seed URL', (c: string) => `fetching https://spore/v1/seed/${c}`],
+    ['a doubled slash', (c: string) => `GET //v1/config//${c} HTTP/1.1`],
+    ['upper case', (c: string) => `URL=HTTPS://SPORE/V1/CONFIG/${c}`],
+    ['URL-encoded', (c: string) => `talos.config=https%3A%2F%2Fspore%2Fv1%2Fconfig%2F${c}`],
+    ['JSON-escaped', (c: string) => `{"url":"https:\\/\\/spore\\/v1\\/config\\/${c}"}`],
+    ['a bare code', (c: string) => `code=${c}`],
+  ])('blanks an install code in %s', (_n, line) => {
+    const code = randomBytes(32).toString('base64url');
+    const out = withoutInstallCodes(Buffer.from(line(code))).toString();
+    expect(out).not.toContain(code);
+    expect(out).toBe(line('<install code>'));
+  });
+
   it('blanks an install code in a config URL, and leaves everything else as sent', () => {
     const code = randomBytes(32).toString('base64url');
     const line = `<14>Nov 30 07:43:45 node-1 installer[9]: kernel command line: console=ttyS0 talos.config=https://enroll.lolwtf.ca:8443/v1/config/${code} \xff`;
     const fields = fieldMap(hookosEntry(parseSyslog(Buffer.from(line, 'latin1')), '10.0.1.11'));
     expect(fields.MESSAGE).toBe('kernel command line: console=ttyS0 talos.config=https://enroll.lolwtf.ca:8443/v1/config/<install code> \ufffd');
     expect(JSON.stringify(fields)).not.toContain(code);
-    // Not a code: too short, too long, or not in a config URL.
-    for (const kept of ['/v1/config/abc', `/v1/config/${code}x`, `/v1/attest/${code}`]) expect(withoutInstallCodes(Buffer.from(kept)).toString()).toBe(kept);
+    // Not a code: too short, too long, a hash, a UUID.
+    const hash = 'c0ffee'.repeat(10) + 'abcd';
+    for (const kept of ['/v1/config/abc', `/v1/config/${code}x`, `sha256:${hash}`, 'boot c2a8a028-2f5e-4fd5-83f9-b072486a55e2']) expect(withoutInstallCodes(Buffer.from(kept)).toString()).toBe(kept);
     const bytes = Buffer.from([0xc3, 0x28, 0x0a]);
     expect(withoutInstallCodes(bytes)).toBe(bytes);
   });

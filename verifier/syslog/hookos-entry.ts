@@ -42,17 +42,22 @@ export function capped(value: Buffer, max: number): Buffer {
   return Buffer.concat([value.subarray(0, cut), Buffer.from(` [fleetd: truncated, ${value.length} bytes in all]`)]);
 }
 
-// An install code in a config URL (`/v1/config/<43 base64url characters>`), as a program that echoes
-// its command line (Talos's installer: talos.config=<url>/<code>) would send it.
-const CONFIG_URL_CODE = /(\/v1\/config\/)[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+// An install code: 43 base64url characters (32 random bytes) standing alone, or after an encoded
+// slash (%2F). Not only in a config URL as written: a program may print it in a seed URL, with a
+// doubled slash, in upper case, URL-encoded or JSON-escaped (\/v1\/config\/…), and a 64-digit
+// hash or a UUID is a longer or hyphen-broken run, so it stays.
+const INSTALL_CODE = /(?:(?<=%2[Ff])|(?<![A-Za-z0-9_-]))[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 
 /**
- * The message with any install code in a config URL blanked: the code is live until its node
- * fetches the config, and the journal is read by more people than the code is for. latin1 keeps
- * every other byte as it was.
+ * The message with anything shaped like an install code blanked: a code is live until its node
+ * fetches the config, and the journal is read by more people than the code is for. Blanking a
+ * token that only looks like one costs a line some detail; missing a code would publish it.
+ * latin1 keeps every other byte as it was.
  */
 export function withoutInstallCodes(message: Buffer): Buffer {
-  // Most messages hold no config URL: look for one in the bytes before decoding anything.
-  if (!message.includes('/v1/config/')) return message;
-  return Buffer.from(message.toString('latin1').replace(CONFIG_URL_CODE, '$1<install code>'), 'latin1');
+  // Most messages hold no run of 43: look before decoding anything.
+  if (message.length < 43) return message;
+  const text = message.toString('latin1');
+  const blanked = text.replace(INSTALL_CODE, '<install code>');
+  return blanked === text ? message : Buffer.from(blanked, 'latin1');
 }
