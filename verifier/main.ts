@@ -32,6 +32,7 @@ ${INVENTORY_USAGE}
   --auto-provision    start a planned worker's provision when it first attests
   --listen HOST:PORT  default 127.0.0.1:8443; anything but loopback needs --cert and --key
   --cert FILE --key FILE  PEM certificate chain and key: serve HTTPS
+  --metrics-from ADDR[/PREFIX],...  who besides loopback may read /metrics (its labels name nodes)
   --session-ttl SEC   how long a started attestation may take to finish (default 60)
   --kubeconfig FILE   Tinkerbell's API (client certificate): reconcile Hardware, Machines and Workflows
   --namespace NS      Tinkerbell's namespace (default tinkerbell)
@@ -58,6 +59,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
       state: { type: 'string' },
       'auto-provision': { type: 'boolean', default: false },
       listen: { type: 'string', default: '127.0.0.1:8443' },
+      'metrics-from': { type: 'string' },
       cert: { type: 'string' },
       key: { type: 'string' },
       'session-ttl': { type: 'string', default: '60' },
@@ -113,7 +115,8 @@ export async function serve(args: string[], onListening: (url: string) => void =
   });
   const files = o.cert && o.key ? { certPath: o.cert, keyPath: o.key } : undefined;
   const tls = files ? loadTls(files) : undefined;
-  const app = buildServer({ service, installs, metrics, ...(tls ? { tls } : {}), logger: { level: logLevel() } });
+  const metricsFrom = o['metrics-from'] ? o['metrics-from'].split(',').map((x) => x.trim()).filter(Boolean) : [];
+  const app = buildServer({ service, installs, metrics, metricsFrom, ...(tls ? { tls } : {}), logger: { level: logLevel() } });
   const url = await listen(app, parseListenAddress(o.listen), !!tls);
   const urls = documentUrls(o, url);
   // After listen: the URLs a run carries may default to where fleetd listens.

@@ -12,13 +12,15 @@ import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
 import type { ListenAddress } from './listen-address.js';
+import { metricsAccess } from './metrics-access.js';
 
 export interface ServerOptions {
   service: AttestationService;
   /** Serves `GET /v1/config/<code>` and `/v1/seed/<code>`: the node's rendered config or seed, once. */
   installs?: Installs;
-  /** Serves `GET /metrics`. */
+  /** Serves `GET /metrics`, to loopback and the addresses `metricsFrom` names (metrics-access.ts). */
   metrics?: Metrics;
+  metricsFrom?: readonly string[];
   /** PEM certificate chain and key: HTTPS. Without them, plain HTTP, on loopback only. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** fastify's logger (pino options), or false. */
@@ -71,7 +73,12 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   if (opts.installs) for (const kind of ['config', 'seed'] as const) documentRoute(app, opts.installs, peer, kind);
   if (opts.metrics) {
     const registry = opts.metrics.registry;
-    app.get('/metrics', async (_req, reply) => reply.header('content-type', registry.contentType).send(await registry.metrics()));
+    const may = metricsAccess(opts.metricsFrom ?? []);
+    app.get('/metrics', async (req, reply) => {
+      // Anyone else learns nothing, not even that the route exists.
+      if (!may(req.ip)) return reply.code(404).send({ error: 'not-found', message: 'no such route' });
+      return reply.header('content-type', registry.contentType).send(await registry.metrics());
+    });
   }
 
   // Fastify's own answer echoes the path and logs it; a near-miss of a document's path carries a code.
