@@ -357,6 +357,14 @@ describe('desired_action retire', () => {
     expect(invOps(p.steps)).toEqual([]);
   });
 
+  it('a power state that is not a string is no report: the danger line says unknown', () => {
+    const d = device({ status: 'decommissioning' });
+    const wf = run(d, 'retire', 3_600_000, { state: 'SUCCESS', tasks: [{ actions: [action('reboot', 'SUCCESS', 3_400_000)] }] });
+    const w = { ...steady(d), workflows: [wf] };
+    w.machines[0]!.status = { powerState: { toString: 'off' } };
+    expect(journals(plan(w, cfg).steps)).toEqual([expect.stringContaining('but its BMC reports power unknown:')]);
+  });
+
   it('the BMC gets time to catch up before the danger line', () => {
     const d = device({ status: 'decommissioning' });
     const wf = run(d, 'retire', 200_000, { state: 'SUCCESS', tasks: [{ actions: [action('reboot', 'SUCCESS', 100_000)] }] });

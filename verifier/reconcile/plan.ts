@@ -303,7 +303,8 @@ function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
   if (run.state === 'success') {
     if (run.kind !== 'retire') return journal(ctx, device, 'success', `${host}: Workflow ${run.name} succeeded`, note);
     // The agent holds no credential: only the BMC's word that the machine is off confirms the retirement.
-    const power = (ctx.machines.get(host)?.status as { powerState?: string } | undefined)?.powerState;
+    const reported = (ctx.machines.get(host)?.status as { powerState?: unknown } | undefined)?.powerState;
+    const power = typeof reported === 'string' ? reported : undefined;
     if (power === 'off') {
       journal(ctx, device, 'success', `${host} is retired: Workflow ${run.name} wiped its disk, and its BMC reports it off`, note);
       ctx.steps.push({ to: 'inventory', op: 'setStatus', device, status: 'offline' });
