@@ -24,3 +24,8 @@ export function approvalLines(claim: Claim): string[] {
   for (const ek of claim.eks) lines.push(`${FIELDS[ek.kind]}: ${ek.hash}`);
   return lines;
 }
+
+/** Said first when more than one TPM claims the serial: at most one of them is the machine. */
+export function rivalClaimsLine(serial: string, count: number): string {
+  return printable(`${count} different TPMs claim the serial ${serial}; at most one is that machine. Compare each claim below with your evidence, and add only the lines of the one that matches.`);
+}

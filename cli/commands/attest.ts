@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { FleetError } from '../../shared/errors.js';
-import { approvalLines } from '../../verifier/approve.js';
+import { printable } from '../../shared/text/terminal.js';
+import { approvalLines, rivalClaimsLine } from '../../verifier/approve.js';
 import { openDatabase } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
 
@@ -15,12 +16,16 @@ export async function run(args: string[]): Promise<number> {
   if (!serial || !o.state) throw new FleetError('usage', USAGE);
   const db = openDatabase(o.state);
   try {
-    const claim = new LocalStore(db).claim(serial);
-    if (!claim) {
-      console.error(`fleet: no machine with the serial ${serial} waits for approval; power it on so that HookOS attests`);
+    const claims = new LocalStore(db).claims(serial);
+    if (!claims.length) {
+      console.error(`fleet: no machine with the serial ${printable(serial)} waits for approval; power it on so that HookOS attests`);
       return 1;
     }
-    for (const line of approvalLines(claim)) console.log(line);
+    if (claims.length > 1) console.log(rivalClaimsLine(serial, claims.length));
+    for (const [i, claim] of claims.entries()) {
+      if (i) console.log('');
+      for (const line of approvalLines(claim)) console.log(line);
+    }
     return 0;
   } finally {
     db.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { printable } from '../../shared/text/terminal.js';
-import { approvalLines } from '../../verifier/approve.js';
+import { approvalLines, rivalClaimsLine } from '../../verifier/approve.js';
 
 describe('fleet attest approve\'s lines', () => {
   it('show what the claimant sent with its control characters and direction overrides escaped', () => {
@@ -20,5 +20,9 @@ describe('fleet attest approve\'s lines', () => {
 
   it('leave ordinary text, accents included, as it is', () => {
     expect(printable('Port 5 – Büro')).toBe('Port 5 – Büro');
+  });
+
+  it('say first when several TPMs claim the serial', () => {
+    expect(rivalClaimsLine('SN1\u001b[2J', 3)).toBe('3 different TPMs claim the serial SN1\\x1b[2J; at most one is that machine. Compare each claim below with your evidence, and add only the lines of the one that matches.');
   });
 });

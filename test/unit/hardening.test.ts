@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeInstallCode, writeInstallCode } from '../../agent/install-code.js';
 import { postJson } from '../../agent/attest/verifier-client.js';
@@ -74,6 +75,40 @@ describe('fleetd\'s state in SQLite', () => {
     expect(store.claim('a')).toBeNull();
     for (const s of ['b', 'c', 'd']) expect(store.claim(s)).not.toBeNull();
     expect(store.claim('b')?.at).toBe('2026-11-30T00:00:04Z');
+    db.close();
+  });
+
+  it('another TPM\'s claim of a serial, from another address, displaces nothing; nor does a flood of claims from one address', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'state-'));
+    const db = openDatabase(dir);
+    const store = new LocalStore(db, 40);
+    const tpm = (h: string) => [{ kind: 'rsa2048' as const, hash: h.repeat(64), certificate: null }];
+    store.recordClaim({ ...claim('SN-V', '2026-11-30T00:00:00Z'), peer: '10.0.1.11', eks: tpm('a') });
+    for (let i = 0; i < 5; i++) store.recordClaim({ ...claim('SN-V', `2026-11-30T00:00:1${i}Z`), peer: '10.9.9.9', eks: tpm(String(i)) });
+    for (let i = 0; i < 100; i++) store.recordClaim({ ...claim(`SN-F${i}`, `2026-11-30T00:01:${String(i % 60).padStart(2, '0')}Z`), peer: '10.9.9.9', eks: tpm('f') });
+    // Filled from many addresses: the peers holding the most go first.
+    for (let p = 0; p < 30; p++) for (let i = 0; i < 3; i++) store.recordClaim({ ...claim(`SN-P${p}-${i}`, '2026-11-30T00:02:00Z'), peer: `10.8.0.${p}`, eks: tpm('e') });
+    const rivals = store.claims('SN-V');
+    expect(rivals.map((c) => c.peer)).toContain('10.0.1.11');
+    expect(rivals.find((c) => c.peer === '10.0.1.11')?.eks[0]?.hash).toBe('a'.repeat(64));
+    expect(rivals.filter((c) => c.peer === '10.9.9.9').length).toBeLessThanOrEqual(2);
+    db.close();
+  });
+
+  it('a database of the one-claim-per-serial schema keeps its waiting claims, each under its TPM', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'state-'));
+    const old = new Database(join(dir, 'fleet.sqlite'));
+    old.exec('CREATE TABLE claims (serial TEXT PRIMARY KEY, at TEXT NOT NULL, body TEXT NOT NULL); CREATE INDEX claims_at ON claims(at);');
+    const waiting = { ...claim('SN-OLD', '2026-11-01T00:00:00Z'), peer: '10.0.1.11', eks: [{ kind: 'rsa2048' as const, hash: 'a'.repeat(64), certificate: null }, { kind: 'eccp256' as const, hash: 'b'.repeat(64), certificate: null }] };
+    old.prepare('INSERT INTO claims VALUES (?, ?, ?)').run('SN-OLD', waiting.at, JSON.stringify(waiting));
+    old.pragma('user_version = 4');
+    old.close();
+    const db = openDatabase(dir);
+    expect(new LocalStore(db).claims('SN-OLD')).toEqual([waiting]);
+    expect(db.prepare('SELECT tpm, peer FROM claims').all()).toEqual([{ tpm: `${'a'.repeat(64)},${'b'.repeat(64)}`, peer: '10.0.1.11' }]);
+    // The same TPM claiming again replaces its own claim, not adds one.
+    new LocalStore(db).recordClaim({ ...waiting, at: '2026-12-01T00:00:00Z' });
+    expect(new LocalStore(db).claims('SN-OLD').map((c) => c.at)).toEqual(['2026-12-01T00:00:00Z']);
     db.close();
   });
 

@@ -51,6 +51,24 @@ const MIGRATIONS: string[] = [
    CREATE INDEX install_codes_sha256 ON install_codes(sha256);`,
   // The run a code belongs to: null for an intake's code, until the pass that starts its run takes it.
   `ALTER TABLE install_codes ADD COLUMN run TEXT;`,
+  // A claim per serial and TPM (its EK hashes), with the peer that sent it: another machine's claim
+  // of the serial no longer replaces the real one, and the caps are per peer.
+  `ALTER TABLE claims RENAME TO claims_v1;
+   CREATE TABLE claims (
+     serial TEXT NOT NULL,
+     tpm TEXT NOT NULL,
+     peer TEXT NOT NULL,
+     at TEXT NOT NULL,
+     body TEXT NOT NULL,
+     PRIMARY KEY (serial, tpm)
+   );
+   INSERT INTO claims (serial, tpm, peer, at, body)
+     SELECT serial, coalesce((SELECT group_concat(json_extract(e.value, '$.hash'), ',') FROM json_each(claims_v1.body, '$.eks') AS e), ''),
+            coalesce(json_extract(body, '$.peer'), ''), at, body
+     FROM claims_v1;
+   DROP TABLE claims_v1;
+   CREATE INDEX claims_at ON claims(at);
+   CREATE INDEX claims_peer ON claims(peer, at);`,
 ];
 
 /** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */

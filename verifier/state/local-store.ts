@@ -15,8 +15,12 @@ export interface InstallCodeRecord {
 
 const CODE_COLUMNS = 'device, hostname, sha256, boot_id AS bootId, at, run, served_at AS servedAt';
 
-/** Waiting claims kept by default; the oldest go first (a claim costs nothing to send). */
+/** Waiting claims kept by default. */
 const MAX_CLAIMS = 1000;
+/** Claims one peer's address may hold: past it, that peer's own oldest goes. */
+const CLAIMS_PER_PEER = 16;
+/** TPMs one peer may claim one serial with: a machine re-attesting replaces its own claim. */
+const CLAIMS_PER_PEER_SERIAL = 2;
 
 /**
  * What fleetd keeps for itself whichever inventory it uses: machines waiting for approval (an
@@ -28,17 +32,37 @@ export class LocalStore {
     private readonly maxClaims = MAX_CLAIMS,
   ) {}
 
-  /** Keeps the newest claim per serial and the newest `maxClaims` in all. */
+  /**
+   * Keeps a claim per serial and TPM. Anyone with a TPM can claim any serial, so no claim displaces
+   * another peer's: the caps are per peer (per serial, then in all, its own oldest going first),
+   * and when the table is full the oldest claim of the peer holding the most goes.
+   */
   recordClaim(claim: Claim): void {
+    const tpm = claim.eks.map((e) => e.hash).join(',');
+    const keepNewest = (where: string, limit: number, ...args: string[]) =>
+      this.db.prepare(`DELETE FROM claims WHERE ${where} AND rowid NOT IN (SELECT rowid FROM claims WHERE ${where} ORDER BY at DESC, rowid DESC LIMIT ?)`).run(...args, ...args, limit);
     this.db.transaction(() => {
-      this.db.prepare('INSERT OR REPLACE INTO claims (serial, at, body) VALUES (?, ?, ?)').run(claim.serial, claim.at, JSON.stringify(claim));
-      this.db.prepare('DELETE FROM claims WHERE serial NOT IN (SELECT serial FROM claims ORDER BY at DESC, rowid DESC LIMIT ?)').run(this.maxClaims);
+      this.db.prepare('INSERT OR REPLACE INTO claims (serial, tpm, peer, at, body) VALUES (?, ?, ?, ?, ?)').run(claim.serial, tpm, claim.peer, claim.at, JSON.stringify(claim));
+      keepNewest('serial = ? AND peer = ?', CLAIMS_PER_PEER_SERIAL, claim.serial, claim.peer);
+      keepNewest('peer = ?', CLAIMS_PER_PEER, claim.peer);
+      const count = () => (this.db.prepare('SELECT count(*) AS n FROM claims').get() as { n: number }).n;
+      while (count() > this.maxClaims) {
+        this.db
+          .prepare('DELETE FROM claims WHERE rowid = (SELECT rowid FROM claims WHERE peer = (SELECT peer FROM claims GROUP BY peer ORDER BY count(*) DESC, min(at) ASC LIMIT 1) ORDER BY at ASC, rowid ASC LIMIT 1)')
+          .run();
+      }
     })();
   }
 
+  /** The newest claim of a serial, or null. */
   claim(serial: string): Claim | null {
-    const row = this.db.prepare('SELECT body FROM claims WHERE serial = ?').get(serial) as { body: string } | undefined;
-    return row ? (JSON.parse(row.body) as Claim) : null;
+    return this.claims(serial)[0] ?? null;
+  }
+
+  /** Every waiting claim of a serial, newest first: one per TPM that claimed it. */
+  claims(serial: string): Claim[] {
+    const rows = this.db.prepare('SELECT body FROM claims WHERE serial = ? ORDER BY at DESC, rowid DESC').all(serial) as Array<{ body: string }>;
+    return rows.map((r) => JSON.parse(r.body) as Claim);
   }
 
   /** A device's admission clears its waiting claim. */
