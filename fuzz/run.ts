@@ -33,21 +33,21 @@ export async function fuzz(o: FuzzOptions = {}): Promise<TargetResult[]> {
   for (const target of names) {
     const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
     o.log?.(`[${target}] seed ${seed}`);
-    results.push(
-      await superviseTarget(
-        {
-          target,
-          root: ROOT,
-          runs: o.runs ?? null,
-          timeSec: o.timeSec === undefined ? (o.runs ? null : 120) : o.timeSec,
-          seed,
-          corpusDir: join(FUZZ_DIR, 'corpus', target),
-          keep: o.keep ?? true,
-          findingsDir: join(FUZZ_DIR, 'findings', target),
-        },
-        o.log ?? (() => undefined),
-      ),
+    const r = await superviseTarget(
+      {
+        target,
+        root: ROOT,
+        runs: o.runs ?? null,
+        timeSec: o.timeSec === undefined ? (o.runs ? null : 120) : o.timeSec,
+        seed,
+        corpusDir: join(FUZZ_DIR, 'corpus', target),
+        keep: o.keep ?? true,
+        findingsDir: join(FUZZ_DIR, 'findings', target),
+      },
+      o.log ?? (() => undefined),
     );
+    o.log?.(`[${target}] done: ${r.execs} executions, ${r.crashes} crashes, ${r.findings.length} findings, ${r.ownBlocks} blocks, ${Math.round(r.seconds)} s`);
+    results.push(r);
   }
   return results;
 }

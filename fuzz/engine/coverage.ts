@@ -30,8 +30,13 @@ export class Coverage {
   /** Blocks run at least once: "url offset". */
   readonly blocks = new Set<string>();
   readonly functions = new Set<string>();
+  /** Of the last take's new blocks, how many are in fleet's own code. */
+  ownFresh = 0;
 
-  constructor(private readonly ignore: (url: string) => boolean) {
+  constructor(
+    private readonly ignore: (url: string) => boolean,
+    private readonly own: (url: string) => boolean,
+  ) {
     this.session.connect();
     this.post('Profiler.enable');
     this.post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
@@ -53,8 +58,10 @@ export class Coverage {
   take(record: boolean): number {
     const { result } = this.post('Profiler.takePreciseCoverage') as { result: ScriptCoverage[] };
     let fresh = 0;
+    this.ownFresh = 0;
     for (const script of result) {
       if (this.ignore(script.url)) continue;
+      const own = this.own(script.url);
       for (const fn of script.functions) {
         const ranges = fn.ranges;
         const head = ranges[0];
@@ -70,6 +77,7 @@ export class Coverage {
           const key = `${script.url} ${start}`;
           if (this.blocks.has(key)) continue;
           fresh++;
+          if (own) this.ownFresh++;
           if (record) this.blocks.add(key);
         }
       }

@@ -13,7 +13,10 @@ import type { LoopOptions, LoopStats } from './protocol.js';
 /** Inputs between two coverage takes; a take costs about a millisecond. */
 const BATCH = 200;
 const DEFAULT_SLOW_MS = 1000;
-/** Found inputs larger than this stay out of the kept corpus: it lives in git. */
+/**
+ * Found inputs larger than this stay out of the kept corpus: it lives in git. So do inputs that
+ * reached only a library's new code (the YAML parser's): they guide this run, not the next.
+ */
 const KEEP_MAX = 16 * 1024;
 
 interface Entry {
@@ -29,7 +32,7 @@ const progress = new Progress(workerData.progress as SharedArrayBuffer);
 const root = opts.root;
 const ownCode = (url: string) => url.startsWith(`file://${root}/`) && !url.includes('/node_modules/') && !url.startsWith(`file://${root}/fuzz/`);
 // Started before the target is imported: V8 counts blocks only in functions compiled after.
-const coverage = new Coverage((url) => url === '' || url.startsWith('node:') || url.startsWith(`file://${root}/fuzz/`));
+const coverage = new Coverage((url) => url === '' || url.startsWith('node:') || url.startsWith(`file://${root}/fuzz/`), ownCode);
 const target = ((await import(`../targets/${opts.target}.ts`)) as { default: Target }).default;
 const rng = new Rng(opts.seed);
 const findings = new Findings(opts.findingsDir);
@@ -77,7 +80,7 @@ let jsonDict: JsonDictionary = { keys: [], strings: [] };
 function mutate(base: Entry, other: Entry): Uint8Array {
   const edits = 1 + rng.skewed(7);
   if (base.value !== undefined && rng.chance(0.8)) {
-    let v = structuredClone(base.value);
+    let v = base.value;
     for (let i = 0; i < edits; i++) v = mutateJson(rng, v, other.value ?? null, jsonDict);
     try {
       const out = encode(v);
@@ -94,11 +97,12 @@ function mutate(base: Entry, other: Entry): Uint8Array {
 const corpus: Entry[] = [];
 const added: Uint8Array[] = [];
 
-function addEntry(bytes: Uint8Array, fresh: boolean): void {
+/** `found`: the fuzzer made it and it reached new code; `ownCode`: new code of fleet's own. */
+function addEntry(bytes: Uint8Array, found: boolean, ownCode = false): void {
   corpus.push({ bytes, value: parsed(bytes) });
-  if (!fresh) return;
+  if (!found) return;
   added.push(bytes);
-  if (opts.keep && bytes.length <= KEEP_MAX) keep(opts.corpusDir, bytes);
+  if (opts.keep && ownCode && bytes.length <= KEEP_MAX) keep(opts.corpusDir, bytes);
 }
 
 function stats(): LoopStats {
@@ -128,7 +132,7 @@ function report(type: 'progress' | 'finding' | 'done'): void {
 async function attribute(inputs: Uint8Array[]): Promise<void> {
   if (inputs.length === 1) {
     await exec(inputs[0]!);
-    if (coverage.take(true) > 0) addEntry(inputs[0]!, true);
+    if (coverage.take(true) > 0) addEntry(inputs[0]!, true, coverage.ownFresh > 0);
     return;
   }
   const mid = inputs.length >> 1;

@@ -31,26 +31,34 @@ export function harvest(values: unknown[]): JsonDictionary {
   return { keys: [...keys], strings: [...strings] };
 }
 
-interface Slot {
-  parent: Json[] | Record<string, Json> | null;
-  key: string | number;
-  value: Json;
-}
+type Container = Json[] | { [key: string]: Json };
+const isContainer = (v: Json): v is Container => v !== null && typeof v === 'object';
 
-/** Every node with the container that holds it; the root's parent is null. */
-function slots(root: Json): Slot[] {
-  const out: Slot[] = [{ parent: null, key: '', value: root }];
-  for (let i = 0; i < out.length && out.length < 20_000; i++) {
-    const v = out[i]!.value;
-    if (Array.isArray(v)) v.forEach((child, k) => out.push({ parent: v, key: k, value: child }));
-    else if (v !== null && typeof v === 'object') for (const [k, child] of Object.entries(v)) out.push({ parent: v, key: k, value: child });
+/** A random node, by random descent: any depth is reachable, and it costs the depth, not the size. */
+function descend(rng: Rng, root: Json): { path: Array<[Container, string | number]>; node: Json } {
+  const path: Array<[Container, string | number]> = [];
+  let node = root;
+  while (isContainer(node) && rng.chance(0.8)) {
+    const keys: Array<string | number> = Array.isArray(node) ? node.map((_, i) => i) : Object.keys(node);
+    if (keys.length === 0) break;
+    const key = rng.pick(keys);
+    path.push([node, key]);
+    node = (node as Record<string, Json>)[key as string]!;
   }
-  return out;
+  return { path, node };
 }
 
 /** Sets an own property even for `__proto__`, as JSON.parse makes it. */
 function put(o: Record<string, Json>, key: string, value: Json): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
+function copy(c: Container): Container {
+  if (Array.isArray(c)) return c.slice();
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(c)) put(out, k, v);
+  return out;
 }
 
 function scalar(rng: Rng, dict: JsonDictionary): Json {
@@ -70,57 +78,66 @@ function scalar(rng: Rng, dict: JsonDictionary): Json {
   }
 }
 
-/**
- * One structural edit of a parsed JSON value (edited in place): a node replaced by an edge value
- * or another node's copy, a key added (hostile keys included) or removed, an element duplicated
- * or dropped, a node wrapped in an array or object, a number nudged, a subtree from another input.
- */
-export function mutateJson(rng: Rng, root: Json, other: Json, dict: JsonDictionary): Json {
-  const all = slots(root);
-  const s = rng.pick(all);
-  const replace = (v: Json): Json => {
-    if (s.parent === null) return v;
-    if (Array.isArray(s.parent)) s.parent[s.key as number] = v;
-    else put(s.parent, s.key as string, v);
-    return root;
-  };
-  const v = s.value;
+const DELETE = Symbol('delete');
+
+/** The node's replacement (never an edit in place: inputs share their subtrees). */
+function edit(rng: Rng, v: Json, root: Json, other: Json, dict: JsonDictionary): Json | typeof DELETE {
   switch (rng.below(10)) {
     case 0:
     case 1:
-      return replace(scalar(rng, dict));
+      return scalar(rng, dict);
     case 2:
-      return replace(structuredClone(rng.pick(all).value));
+      return descend(rng, root).node;
     case 3:
-      return replace(structuredClone(rng.pick(slots(other)).value));
+      return descend(rng, other).node;
     case 4:
-      if (s.parent === null) return root;
-      if (Array.isArray(s.parent)) s.parent.splice(s.key as number, 1);
-      else delete s.parent[s.key as string];
-      return root;
+      return DELETE;
     case 5:
       if (Array.isArray(v)) {
-        if (v.length) v.splice(rng.below(v.length + 1), 0, structuredClone(rng.pick(v)));
-        else v.push(scalar(rng, dict));
-        return root;
+        const out = v.slice();
+        out.splice(rng.below(v.length + 1), 0, v.length && rng.chance(0.7) ? rng.pick(v) : scalar(rng, dict));
+        return out;
       }
-      if (v !== null && typeof v === 'object') {
-        put(v, rng.pick(dict.keys), rng.chance(0.5) ? scalar(rng, dict) : structuredClone(rng.pick(all).value));
-        return root;
+      if (isContainer(v)) {
+        const out = copy(v) as Record<string, Json>;
+        put(out, rng.pick(dict.keys), rng.chance(0.5) ? scalar(rng, dict) : descend(rng, rng.chance(0.5) ? root : other).node);
+        return out;
       }
-      return replace(scalar(rng, dict));
+      return scalar(rng, dict);
     case 6:
-      return replace(rng.chance(0.5) ? [v] : { [rng.pick(dict.keys)]: v });
+      return rng.chance(0.5) ? [v] : { [rng.pick(dict.keys)]: v };
     case 7:
-      if (typeof v === 'number') return replace(rng.chance(0.5) ? v + rng.skewed(16) - 8 : rng.pick([-v, v * 2, v + 0.5, Math.floor(v / 2)]));
-      if (typeof v === 'string' && v.length) return replace(rng.chance(0.5) ? v.slice(0, rng.below(v.length)) : v + v);
-      return replace(scalar(rng, dict));
+      if (typeof v === 'number') return rng.chance(0.5) ? v + rng.skewed(16) - 8 : rng.pick([-v, v * 2, v + 0.5, Math.floor(v / 2)]);
+      if (typeof v === 'string' && v.length) return rng.chance(0.5) ? v.slice(0, rng.below(v.length)) : v + v;
+      return scalar(rng, dict);
     case 8:
-      return replace(rng.chance(0.5) ? [] : {});
+      return rng.chance(0.5) ? [] : {};
     default:
       // Type confusion: the same content in another type.
-      return replace(typeof v === 'string' ? (Number.isFinite(Number(v)) ? Number(v) : [v]) : typeof v === 'number' ? String(v) : JSON.stringify(v));
+      return typeof v === 'string' ? (Number.isFinite(Number(v)) ? Number(v) : [v]) : typeof v === 'number' ? String(v) : JSON.stringify(v);
   }
+}
+
+/**
+ * One structural edit of a parsed JSON value, answered as a new value that shares what it did not
+ * change: a node replaced by an edge value or by another node (of this input or another), a key
+ * added (hostile keys included) or removed, an element duplicated or dropped, a node wrapped in an
+ * array or object, a number nudged, a string cut or doubled, a type swapped.
+ */
+export function mutateJson(rng: Rng, root: Json, other: Json, dict: JsonDictionary): Json {
+  const { path, node } = descend(rng, root);
+  let out = edit(rng, node, root, other, dict);
+  for (let i = path.length - 1; i >= 0; i--) {
+    const [container, key] = path[i]!;
+    const c = copy(container);
+    if (out === DELETE) {
+      if (Array.isArray(c)) c.splice(key as number, 1);
+      else delete c[key as string];
+    } else if (Array.isArray(c)) c[key as number] = out;
+    else put(c, key as string, out);
+    out = c;
+  }
+  return out === DELETE ? root : out;
 }
 
 export type { Json };

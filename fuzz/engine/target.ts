@@ -1,4 +1,4 @@
-import { FleetError } from '../../shared/errors.js';
+import { FleetError, ParseError } from '../../shared/errors.js';
 
 /**
  * One parser under fuzz. `run` feeds it one input and exercises what consumes its result; it
@@ -50,5 +50,15 @@ export function refusesTypedSync(fn: () => unknown): void {
     fn();
   } catch (err) {
     typedOnly(err);
+  }
+}
+
+/** The parser's value, or undefined when it refused with a ParseError; anything else goes on. */
+export function unlessParseError<T>(parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof ParseError) return undefined;
+    throw err;
   }
 }

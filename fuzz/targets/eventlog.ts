@@ -1,12 +1,10 @@
 import { join } from 'node:path';
 import { decodeEvent, summarize } from '../../shared/eventlog/decode.js';
-import type { EventLog } from '../../shared/eventlog/log.js';
 import { parseEventLog } from '../../shared/eventlog/parse.js';
 import { replay } from '../../shared/eventlog/replay.js';
 import { secureBootState } from '../../shared/eventlog/secureboot.js';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
-import { ParseError } from '../../shared/errors.js';
-import { OracleViolation, type Target } from '../engine/target.js';
+import { OracleViolation, unlessParseError, type Target } from '../engine/target.js';
 import { bytesOf, filesIn, TESTDATA } from './testdata.js';
 
 const TOOLS = join(TESTDATA, 'eventlogs/tpm2-tools');
@@ -32,13 +30,8 @@ const target: Target = {
   sources: ['shared/eventlog/', 'shared/bytes/'],
   oracle: 'an EventLog or a ParseError (eventlog-malformed, eventlog-empty); what parses replays, and its replay matches itself',
   run(input) {
-    let log: EventLog;
-    try {
-      log = parseEventLog(input);
-    } catch (err) {
-      if (err instanceof ParseError) return;
-      throw err;
-    }
+    const log = unlessParseError(() => parseEventLog(input));
+    if (!log) return;
     const pcrs = replay(log);
     secureBootState(log);
     for (const e of log) summarize(decodeEvent(e));

@@ -39,7 +39,9 @@ function seeds(): Uint8Array[] {
   const ran = agentRan(served, 'SUCCESS', new Date(T0 + 2000), new Date(T0 + 9000));
   const failed = agentRan(actionServed(ran.done, n1.mac!), 'FAILED', new Date(T0 + 10_000), new Date(T0 + 11_000)).done;
   const statuses = [initialStatus(), pending, served, ran.running, controllerRunning(ran.done, new Date(T0 + 9500)), failed, controllerPost(failed), renderFailed(initialStatus(), { ok: false, condition: 'template: provision:12: map has no entry for key "install_disk"' } as never, new Date(T0))];
-  const wf1 = desiredWorkflow(n1, CLASSES.get('worker'), 'provision', UNIX, NS, CFG);
+  const made = desiredWorkflow(n1, CLASSES.get('worker'), 'provision', UNIX, NS, CFG);
+  // As plan() starts a run that Rufio power-cycles into.
+  const wf1 = { ...made, metadata: { ...made.metadata, labels: { ...made.metadata.labels, 'fleet.lolwtf.ca/boot': 'bmc' } } };
   const wf2 = desiredWorkflow(n2, CLASSES.get('nixos'), 'retire', UNIX, NS, CFG);
   // The old tink's status field names, which workflow-view.ts reads as well.
   const oldTink = { state: 'STATE_RUNNING', currentAction: 'install', globalTimeout: 3600, tasks: [{ name: 'retire', actions: [{ name: 'wipe-disk', status: 'STATE_SUCCESS', startedAt: new Date(T0).toISOString(), seconds: 30 }, { name: 'power-off', status: 'STATE_RUNNING' }] }] };

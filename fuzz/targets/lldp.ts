@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { jsonReport, textReport } from '../../cli/commands/lldp.js';
-import { ParseError } from '../../shared/errors.js';
 import { readCaptureFile } from '../../shared/lldp/capture.js';
 import { parseLldpdu, parseLldpFrame } from '../../shared/lldp/parse.js';
 import type { LldpFrame } from '../../shared/lldp/types.js';
-import { OracleViolation, type Target } from '../engine/target.js';
+import { OracleViolation, unlessParseError, type Target } from '../engine/target.js';
 import { filesIn, TESTDATA } from './testdata.js';
 
 /** What `fleet lldp` prints must come out of any frame that decodes. */
@@ -15,14 +14,8 @@ function printable(f: LldpFrame): void {
 }
 
 function decode(parse: (b: Uint8Array) => LldpFrame, bytes: Uint8Array): void {
-  let f: LldpFrame;
-  try {
-    f = parse(bytes);
-  } catch (err) {
-    if (err instanceof ParseError) return;
-    throw err;
-  }
-  printable(f);
+  const f = unlessParseError(() => parse(bytes));
+  if (f) printable(f);
 }
 
 /** A capture file (pcap or a raw frame) to every frame in it, each decoded and printed; and its LLDPDU alone. */
@@ -40,14 +33,7 @@ const target: Target = {
   sources: ['shared/lldp/', 'shared/bytes/', 'cli/commands/lldp.ts'],
   oracle: 'frames or a ParseError (lldp-capture-invalid/-unsupported, lldp-malformed, lldp-not-lldp); every decoded frame has its mandatory TLVs and prints as JSON and text',
   run(input) {
-    let frames: Uint8Array[];
-    try {
-      frames = readCaptureFile(input);
-    } catch (err) {
-      if (err instanceof ParseError) return;
-      throw err;
-    }
-    for (const f of frames) {
+    for (const f of unlessParseError(() => readCaptureFile(input)) ?? []) {
       decode(parseLldpFrame, f);
       decode(parseLldpdu, f.subarray(14));
     }
