@@ -111,6 +111,9 @@ interface Ctx {
   jobs: Map<string, KubeObject>;
 }
 
+/** A run's start is journaled once, whichever pass (the one that started it, or a restart's) says it. */
+const startedNote = (run: string) => `wf:${run}:started`;
+
 function journal(ctx: Ctx, device: Device, kind: JournalKind, message: string, note?: string): void {
   if (note && ctx.world.noted.has(note)) return;
   ctx.steps.push({ to: 'inventory', op: 'journal', device, kind, message, ...(note ? { note } : {}) });
@@ -155,8 +158,8 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
       // A run is under way: it is the run asked for. Unrecorded, it is one fleetd started and then
       // stopped before recording: record and journal it now, as that pass would have.
       if (device.lastRun !== current.run.name) {
+        journal({ ...ctx, steps: after }, device, 'info', `${host}: started Workflow ${current.run.name}${HOW[current.boot as Boot] ?? ''}`, startedNote(current.run.name));
         after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
-        after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${current.run.name}${HOW[current.boot as Boot] ?? ''}` });
       }
     } else {
       current = startRun(ctx, device, device.desiredAction, runs.filter((r) => isFinished(r.state)), after);
@@ -273,12 +276,14 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[]
     if (job && isOwned(job)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Job', name: old.name });
   }
   ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
+  // Journaled before it is recorded: a fleetd killed in between adopts the run at its restart and
+  // would otherwise never say it started (the note keeps the adoption from saying it twice).
+  journal({ ...ctx, steps: after }, device, 'info', `${host}: started Workflow ${wf.metadata.name}${HOW[boot]}`, startedNote(wf.metadata.name));
   after.push({ to: 'inventory', op: 'recordRun', device, run: wf.metadata.name });
   if (holdsCode) after.push({ to: 'codes', op: 'bind', device, sha256: code.sha256, run: wf.metadata.name });
   if (kind === 'retire' && device.status !== 'decommissioning') after.push({ to: 'inventory', op: 'setStatus', device, status: 'decommissioning' });
   // A reinstall: fleetd serves a config only to a planned device, and turns it active when taken.
   if (kind === 'provision' && device.status !== 'planned') after.push({ to: 'inventory', op: 'setStatus', device, status: 'planned' });
-  after.push({ to: 'inventory', op: 'journal', device, kind: 'info', message: `${host}: started Workflow ${wf.metadata.name}${HOW[boot]}` });
   forgetWaits(ctx, host, after);
   return { run: viewWorkflow({ ...wf, metadata: { ...wf.metadata, creationTimestamp: new Date(world.now).toISOString() } }), boot };
 }
