@@ -12,6 +12,7 @@ import type { Inventory } from '../../verifier/inventory/inventory.js';
 import type { Kube } from '../../verifier/kube/client.js';
 import { Reconciler } from '../../verifier/reconcile/reconciler.js';
 import type { LocalStore } from '../../verifier/state/local-store.js';
+import { mortal } from '../crash/mortal.js';
 import { CrdServer } from '../kube/crd-server.js';
 import { harness, type Harness } from './harness.js';
 
@@ -25,41 +26,6 @@ afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-
-const WRITES = new Set(['create', 'patch', 'delete', 'createLease', 'replaceLease', 'recordAttested', 'recordVerdict', 'journal', 'setDesiredAction', 'recordRun', 'setStatus', 'note', 'forgetNotes', 'bindInstallCode', 'recordInstallCode', 'markServed']);
-
-class Killed extends Error {}
-
-/** The process's view of its parts, dying after `budget` writes in all. */
-function mortal(budget: number) {
-  let left = budget;
-  let dead = false;
-  /** The writes that happened, and the one that did not. */
-  const done: string[] = [];
-  let refused: string | null = null;
-  const wrap = <T extends object>(target: T): T =>
-    new Proxy(target, {
-      get(t, prop, recv) {
-        const v = Reflect.get(t, prop, recv) as unknown;
-        if (typeof v !== 'function') return v;
-        return (...args: unknown[]) => {
-          if (dead) throw new Killed('fleetd is gone');
-          if (WRITES.has(String(prop))) {
-            const what = String(prop) === 'create' || String(prop) === 'patch' || String(prop) === 'delete' ? `${String(prop)} ${String(args[0])}` : String(prop);
-            if (left === 0) {
-              dead = true;
-              refused = what;
-              throw new Killed('fleetd is gone');
-            }
-            left--;
-            done.push(what);
-          }
-          return (v as (...a: unknown[]) => unknown).apply(t, args);
-        };
-      },
-    });
-  return { wrap, died: () => dead, done, refused: () => refused };
-}
 
 const reconcilerOf = (x: Harness, kube: Kube, inventory: Inventory, store: LocalStore) =>
   new Reconciler({ kube, inventory, store, metrics: x.metrics, now: () => new Date(x.now.t), classInputs: async () => null }, x.config);
