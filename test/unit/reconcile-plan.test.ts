@@ -251,6 +251,16 @@ describe('desired_action provision', () => {
     expect(plan({ ...w, noted: new Set([key]) }, cfg).steps).toEqual([]);
   });
 
+  it('a Job whose conditions are not a list of objects says nothing of a failure', () => {
+    const d = device({ status: 'planned' });
+    const wf = run(d, 'provision', 30_000, {});
+    for (const conditions of [{ type: 'Failed', status: 'True' }, 'Failed', [null, { type: 'Failed', status: 'True', message: 'no route to host' }]]) {
+      const job = { ...stamp(desiredPowerCycle(d, wf.metadata.name, NS)), status: { conditions } };
+      const p = plan({ ...steady(d), workflows: [wf], jobs: [job], hardware: [stamp(desiredHardware(d, NS, true))] }, cfg);
+      expect(journals(p.steps).map((j) => j.includes('no route to host'))).toEqual(Array.isArray(conditions) ? [true] : []);
+    }
+  });
+
   it('a disk-image class runs provision-image with its image, digest and seed URL', () => {
     const p = plan(steady(device({ desiredAction: 'provision', className: 'nixos' })), { ...cfg, seedUrl: 'https://spore/seed' });
     const wf = (p.steps[0] as { object: KubeObject }).object;

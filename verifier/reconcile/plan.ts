@@ -2,7 +2,7 @@ import type { Device, DeviceStatus, JournalKind } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
 import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, templateFor, unquotableParameters, type RunKind } from './desired.js';
 import { DEVICE_LABEL, isOwned, type Kind, type KubeObject } from './objects.js';
-import { isFinished, viewWorkflow, type WorkflowView } from './workflow-view.js';
+import { isFinished, objectsOf, viewWorkflow, type WorkflowView } from './workflow-view.js';
 import type { InstallCodeRecord } from '../state/local-store.js';
 import { checkCabling } from '../attest/cabling.js';
 import { lacksLine, missingFields, type Lack } from './run-needs.js';
@@ -197,9 +197,8 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
 
 /** Rufio's own message when its Job failed (a `Failed` condition that holds), else null. */
 function jobFailure(job: KubeObject): string | null {
-  const conditions = (job.status as { conditions?: Array<{ type?: string; status?: string; message?: string }> } | undefined)?.conditions ?? [];
-  const failed = conditions.find((c) => c.type === 'Failed' && c.status === 'True');
-  return failed ? (failed.message ?? '') : null;
+  const failed = objectsOf((job.status as { conditions?: unknown } | undefined)?.conditions).find((c) => c.type === 'Failed' && c.status === 'True');
+  return failed ? (typeof failed.message === 'string' ? failed.message : '') : null;
 }
 
 /** Once desired_action is gone or a run starts, a later wait is news again. */

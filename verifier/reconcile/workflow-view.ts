@@ -61,14 +61,14 @@ export function isFinished(state: RunState): boolean {
 }
 
 /** The objects of a status list; anything else in it (null, a bare value) says nothing. */
-const objects = (list: unknown): Array<Record<string, unknown>> =>
+export const objectsOf = (list: unknown): Array<Record<string, unknown>> =>
   Array.isArray(list) ? list.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null) : [];
 
 export function viewWorkflow(wf: KubeObject): WorkflowView {
   const status = (wf.status ?? {}) as Record<string, unknown>;
-  const tasks = objects(status.tasks);
+  const tasks = objectsOf(status.tasks);
   const actions: ActionView[] = tasks.flatMap((t) =>
-    objects(t.actions).map((a) => {
+    objectsOf(t.actions).map((a) => {
       const started = time(a.executionStart) ?? time(a.startedAt);
       const seconds = typeof a.seconds === 'number' ? a.seconds : null;
       return {
@@ -86,7 +86,7 @@ export function viewWorkflow(wf: KubeObject): WorkflowView {
   const lastStarted = [...actions].reverse().find((a) => a.started !== null);
   const stops = actions.map((a) => a.stopped).filter((t): t is number => t !== null);
   const kindLabel = wf.metadata.labels?.['fleet.lolwtf.ca/run'];
-  const rendering = objects(status.conditions).find((c) => c.type === 'TemplateRenderedSuccess');
+  const rendering = objectsOf(status.conditions).find((c) => c.type === 'TemplateRenderedSuccess');
   const renderError = status.templateRendering === 'failed' || rendering?.status === 'False' ? (typeof rendering?.message === 'string' && rendering.message ? rendering.message : 'no message') : null;
   return {
     name: wf.metadata.name,
