@@ -111,8 +111,10 @@ interface Ctx {
   jobs: Map<string, KubeObject>;
 }
 
-/** A run's start is journaled once, whichever pass (the one that started it, or a restart's) says it. */
-const startedNote = (run: string) => `wf:${run}:started`;
+/** A run's start is journaled once, whichever pass (the one that started it, or a restart's adopting it) says it. */
+function started(ctx: Ctx, device: Device, run: string, boot: string | undefined): void {
+  journal(ctx, device, 'info', `${device.hostname}: started Workflow ${run}${HOW[boot as Boot] ?? ''}`, `wf:${run}:started`);
+}
 
 function journal(ctx: Ctx, device: Device, kind: JournalKind, message: string, note?: string): void {
   if (note && ctx.world.noted.has(note)) return;
@@ -158,7 +160,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
       // A run is under way: it is the run asked for. Unrecorded, it is one fleetd started and then
       // stopped before recording: record and journal it now, as that pass would have.
       if (device.lastRun !== current.run.name) {
-        journal({ ...ctx, steps: after }, device, 'info', `${host}: started Workflow ${current.run.name}${HOW[current.boot as Boot] ?? ''}`, startedNote(current.run.name));
+        started({ ...ctx, steps: after }, device, current.run.name, current.boot);
         after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
       }
     } else {
@@ -216,7 +218,7 @@ const charName = (c: string) => (c === '"' ? 'a double quote' : c === '\\' ? 'a 
  * fields the device lacks, parts fleetd or Tinkerbell lack, a parameter the Template cannot quote,
  * and a switch port that is not the declared one. Empty when the run may start.
  */
-function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | undefined): { lacks: Lack[]; cabling?: string } {
+function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | undefined, parameters: Readonly<Record<string, string>>): { lacks: Lack[]; cabling?: string } {
   const { world, cfg } = ctx;
   const lacks: Lack[] = missingFields(device, kind);
   if (!device.mac) lacks.unshift('a MAC (it has not attested)');
@@ -231,8 +233,7 @@ function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | unde
     if (inputs !== null) lacks.push({ name: 'its class inputs', detail: inputs });
   }
   if (lacks.length || !device.mac || !device.switchPort) return { lacks };
-  const map = desiredWorkflow(device, cls, kind, 0, cfg.namespace, { seedUrl: cfg.seedUrl, configUrl: cfg.configUrl }).spec!.hardwareMap as Record<string, string>;
-  const unquotable = unquotableParameters(map).map(({ key, char }) => ({ name: `a quotable ${key}`, detail: `it holds ${charName(char)}, and the Template quotes it` }));
+  const unquotable = unquotableParameters(parameters).map(({ key, char }) => ({ name: `a quotable ${key}`, detail: `it holds ${charName(char)}, and the Template quotes it` }));
   if (unquotable.length) return { lacks: unquotable };
   // The port the machine last attested from: a run must not power-cycle and wipe a machine cabled elsewhere.
   const seen = device.attested?.switchPort;
@@ -251,14 +252,13 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[]
   const { world, cfg } = ctx;
   const host = device.hostname;
   const cls = device.className ? world.classes.get(device.className) : undefined;
-  const why = blockers(ctx, device, kind, cls);
+  const wf = desiredWorkflow(device, cls, kind, Math.floor(world.now / 1000), cfg.namespace, { seedUrl: cfg.seedUrl, configUrl: cfg.configUrl });
+  const why = blockers(ctx, device, kind, cls, wf.spec!.hardwareMap as Record<string, string>);
   if (why.lacks.length || why.cabling) {
     const message = why.lacks.length ? lacksLine(host, why.lacks) : why.cabling!;
     journal({ ...ctx, steps: after }, device, 'warning', message, `dev:${host}:waits:${kind}:${message}`);
     return undefined;
   }
-  const unix = Math.floor(world.now / 1000);
-  const wf = desiredWorkflow(device, cls, kind, unix, cfg.namespace, { seedUrl: cfg.seedUrl, configUrl: cfg.configUrl });
   const code = world.codes.get(device.id);
   const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
   const holdsCode = !!code && code.run === null && code.bootId === device.attested?.bootId && world.now - attestedAt <= cfg.hookosWaitS * 1000;
@@ -277,7 +277,7 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[]
   ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
   // Journaled before it is recorded: a fleetd killed in between adopts the run at its restart and
   // would otherwise never say it started (the note keeps the adoption from saying it twice).
-  journal({ ...ctx, steps: after }, device, 'info', `${host}: started Workflow ${wf.metadata.name}${HOW[boot]}`, startedNote(wf.metadata.name));
+  started({ ...ctx, steps: after }, device, wf.metadata.name, boot);
   after.push({ to: 'inventory', op: 'recordRun', device, run: wf.metadata.name });
   if (holdsCode) after.push({ to: 'codes', op: 'bind', device, sha256: code.sha256, run: wf.metadata.name });
   if (kind === 'retire' && device.status !== 'decommissioning') after.push({ to: 'inventory', op: 'setStatus', device, status: 'decommissioning' });
