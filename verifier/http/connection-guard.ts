@@ -1,4 +1,5 @@
 import type { Server as NetServer, Socket } from 'node:net';
+import { peerAddress } from '../../shared/net/peer-address.js';
 
 /**
  * What a connection may hold of the server before it asks anything. Node's request and header
@@ -19,8 +20,6 @@ export interface ConnectionLimits {
 /** A netbooting machine holds one or two connections; a NAT of a few dozen nodes stays under the per-source cap. */
 export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { idleMs: 10_000, handshakeMs: 10_000, perSource: 32, total: 1024 };
 
-const source = (s: Socket) => (s.remoteAddress ?? '').replace(/^::ffff:/, '');
-
 /**
  * Applies the limits to an http or https server. `tls`: the idle timer starts on the TLS socket once
  * its handshake is done (before, the handshake timeout holds); else on the TCP socket at accept.
@@ -29,7 +28,7 @@ export function guardConnections(server: NetServer, limits: ConnectionLimits, tl
   server.maxConnections = limits.total;
   const bySource = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const from = source(socket);
+    const from = peerAddress(socket.remoteAddress ?? '');
     const held = bySource.get(from) ?? 0;
     if (held >= limits.perSource) return void socket.destroy();
     bySource.set(from, held + 1);

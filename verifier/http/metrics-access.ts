@@ -1,5 +1,7 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import { FleetError } from '../../shared/errors.js';
+import { isLoopback } from '../../shared/net/loopback.js';
+import { peerAddress } from '../../shared/net/peer-address.js';
 
 /**
  * Who may read `/metrics`: its labels name nodes, and its counters say which were refused and
@@ -8,8 +10,6 @@ import { FleetError } from '../../shared/errors.js';
  */
 export function metricsAccess(allowed: readonly string[]): (peer: string) => boolean {
   const list = new BlockList();
-  list.addSubnet('127.0.0.0', 8, 'ipv4');
-  list.addAddress('::1', 'ipv6');
   for (const entry of allowed) {
     const [addr = '', bits] = entry.split('/');
     const family = isIPv4(addr) ? 'ipv4' : isIPv6(addr) ? 'ipv6' : null;
@@ -20,7 +20,7 @@ export function metricsAccess(allowed: readonly string[]): (peer: string) => boo
     list.addSubnet(addr, prefix, family);
   }
   return (peer) => {
-    const ip = peer.replace(/^::ffff:/, '');
-    return isIPv4(ip) ? list.check(ip, 'ipv4') : isIPv6(ip) ? list.check(ip, 'ipv6') : false;
+    const ip = peerAddress(peer);
+    return isLoopback(ip) || (isIPv4(ip) ? list.check(ip, 'ipv4') : isIPv6(ip) && list.check(ip, 'ipv6'));
   };
 }

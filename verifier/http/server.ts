@@ -13,6 +13,7 @@ import { isLoopback } from '../../shared/net/loopback.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
 import type { ListenAddress } from './listen-address.js';
 import { metricsAccess } from './metrics-access.js';
+import { peerAddress } from '../../shared/net/peer-address.js';
 
 export interface ServerOptions {
   service: AttestationService;
@@ -57,20 +58,19 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     ...(opts.tls ? { https: { cert: opts.tls.cert, key: opts.tls.key } } : {}),
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   });
-  const peer = (ip: string) => ip.replace(/^::ffff:/, '');
 
   app.post(
     PATHS.start,
     { schema: { body: StartRequest, response: { 200: StartAnswer, '4xx': ErrorResponse } } },
-    async (req) => opts.service.start(req.body as StartRequest, { peer: peer(req.ip), requestId: req.id }),
+    async (req) => opts.service.start(req.body as StartRequest, { peer: peerAddress(req.ip), requestId: req.id }),
   );
   app.post(
     PATHS.finish,
     { schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } },
-    async (req) => opts.service.finish(req.body as FinishRequest, { peer: peer(req.ip), requestId: req.id }),
+    async (req) => opts.service.finish(req.body as FinishRequest, { peer: peerAddress(req.ip), requestId: req.id }),
   );
   app.get('/healthz', async () => ({ ok: true }));
-  if (opts.installs) for (const kind of ['config', 'seed'] as const) documentRoute(app, opts.installs, peer, kind);
+  if (opts.installs) for (const kind of ['config', 'seed'] as const) documentRoute(app, opts.installs, kind);
   if (opts.metrics) {
     const registry = opts.metrics.registry;
     const may = metricsAccess(opts.metricsFrom ?? []);
@@ -124,12 +124,12 @@ export const DOC_PATHS: Record<DocKind, string> = { config: '/v1/config', seed: 
  * acknowledged it whole (Installs.delivered), whenever the answer ends. No HEAD: a HEAD would end
  * the answer, and spend the document, without sending it.
  */
-function documentRoute(app: FastifyInstance, installs: Installs, peer: (ip: string) => string, kind: DocKind): void {
+function documentRoute(app: FastifyInstance, installs: Installs, kind: DocKind): void {
   app.get<{ Params: { code: string } }>(`${DOC_PATHS[kind]}/:code`, { logLevel: 'silent', exposeHeadRoute: false }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
     const none = { error: 'not-found', message: `fleetd holds no ${kind} for this code` };
     if (!CODE.test(req.params.code)) return reply.code(404).send(none);
-    const from = peer(req.ip);
+    const from = peerAddress(req.ip);
     const answer = await installs.fetch(req.params.code, from, kind);
     if (answer.status === 503) return reply.code(503).header('retry-after', '10').send({ error: 'unavailable', message: `fleetd cannot serve the ${kind} now; try again` });
     if (answer.status !== 200) return reply.code(404).send(none);

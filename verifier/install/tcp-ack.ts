@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isIPv4 } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { peerAddress } from '../../shared/net/peer-address.js';
 
 /** One line of /proc/net/tcp or tcp6: the connection's ends and the bytes the peer has not yet acknowledged. */
 export interface TcpEntry {
@@ -41,12 +42,10 @@ export function parseProcNetTcp(text: string): TcpEntry[] {
   return out;
 }
 
-const normalize = (ip: string) => ip.replace(/^::ffff:/, '');
-
 /** Long-hand IPv6 in /proc; Node gives short form. Compare them as parsed numbers. */
 function sameIp(a: string, b: string): boolean {
-  const x = normalize(a);
-  const y = normalize(b);
+  const x = peerAddress(a);
+  const y = peerAddress(b);
   if (isIPv4(x) || isIPv4(y)) return x === y;
   const expand = (ip: string) => {
     const [head = '', tail = ''] = ip.split('::');

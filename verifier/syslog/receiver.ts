@@ -14,6 +14,7 @@ import { JournalQueue } from './journal-queue.js';
 import type { JournalSink } from './journal-socket.js';
 import { readUdpDrops } from './kernel-drops.js';
 import { parseSyslog } from './parse.js';
+import { peerAddress } from '../../shared/net/peer-address.js';
 
 export interface SyslogReceiverOptions {
   listen: ListenAddress;
@@ -59,7 +60,7 @@ export async function startSyslogReceiver(opts: SyslogReceiverOptions): Promise<
     }
     const msg = parseSyslog(datagram);
     for (const anomaly of msg.anomalies) metrics.syslogMalformed.inc({ anomaly });
-    queue.push(hookosEntry(msg, senderAddress(from.address), maxMessageBytes));
+    queue.push(hookosEntry(msg, peerAddress(from.address), maxMessageBytes));
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -92,10 +93,6 @@ export async function startSyslogReceiver(opts: SyslogReceiverOptions): Promise<
   };
 }
 
-/** The node's address as the runbook's `HOOKOS_HOST=<node address>` query writes it. */
-export function senderAddress(address: string): string {
-  return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
-}
 
 function listenError(listen: ListenAddress, err: unknown): FleetError {
   const code = (err as { code?: string }).code;
