@@ -1,4 +1,4 @@
-import { V1MicroTime } from '@kubernetes/client-node';
+import { V1MicroTime, type V1Lease, type V1LeaseSpec } from '@kubernetes/client-node';
 import { KubeError, type Kube } from '../kube/client.js';
 
 /**
@@ -37,17 +37,12 @@ export class LeaderLease {
       if (!mine && !expired && spec.holderIdentity) return false;
       // Times come back as strings; the API takes only six-digit MicroTimes, so they are rebuilt.
       const acquired = mine && spec.acquireTime ? new V1MicroTime(new Date(spec.acquireTime).getTime()) : now;
-      await this.kube.replaceLease({
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: this.name, namespace: this.kube.namespace, resourceVersion: lease.metadata?.resourceVersion },
-        spec: {
-          holderIdentity: this.identity,
-          leaseDurationSeconds: this.durationS,
-          acquireTime: acquired,
-          renewTime: now,
-          leaseTransitions: (spec.leaseTransitions ?? 0) + (mine ? 0 : 1),
-        },
+      await this.replace(lease, {
+        holderIdentity: this.identity,
+        leaseDurationSeconds: this.durationS,
+        acquireTime: acquired,
+        renewTime: now,
+        leaseTransitions: (spec.leaseTransitions ?? 0) + (mine ? 0 : 1),
       });
       return true;
     } catch (err) {
@@ -66,15 +61,18 @@ export class LeaderLease {
     const lease = await this.kube.readLease(this.name);
     if (lease?.spec?.holderIdentity !== this.identity) return;
     const now = new V1MicroTime(this.now());
-    await this.kube
-      .replaceLease({
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { name: this.name, namespace: this.kube.namespace, resourceVersion: lease.metadata?.resourceVersion },
-        spec: { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: lease.spec.leaseTransitions ?? 0 },
-      })
-      .catch((err: unknown) => {
-        if (!(err instanceof KubeError && err.code === 'kube-conflict')) throw err;
-      });
+    await this.replace(lease, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: lease.spec.leaseTransitions ?? 0 }).catch((err: unknown) => {
+      if (!(err instanceof KubeError && err.code === 'kube-conflict')) throw err;
+    });
+  }
+
+  /** Writes the lease, conditional on the version read. */
+  private replace(read: V1Lease, spec: V1LeaseSpec): Promise<V1Lease> {
+    return this.kube.replaceLease({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: this.name, namespace: this.kube.namespace, resourceVersion: read.metadata?.resourceVersion },
+      spec,
+    });
   }
 }
