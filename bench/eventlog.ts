@@ -1,22 +1,21 @@
 /**
- * Event log parse + replay throughput over the real logs in ../shared/testdata: each pass parses
+ * Event log parse + replay throughput over the real logs in testdata/eventlogs: each pass parses
  * and replays every log (all banks), and the figure is the median of timed samples of passes, so a
  * noisy neighbour on a shared machine moves it less than a single long run would.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseEventLog } from '../shared/eventlog/parse.js';
 import { replay } from '../shared/eventlog/replay.js';
+import { TESTDATA } from '../test/testdata.js';
 import type { Figure, Suite } from './run.js';
 
-const TESTDATA = fileURLToPath(new URL('../../shared/testdata/eventlogs/', import.meta.url));
 const WARMUP_MS = 1000;
 const SAMPLES = 25;
 const SAMPLE_MS = 80;
 
 function corpus(): Uint8Array[] {
-  const tools = `${TESTDATA}tpm2-tools/`;
-  const keylime = `${TESTDATA}keylime/`;
+  const tools = `${TESTDATA}eventlogs/tpm2-tools/`;
+  const keylime = `${TESTDATA}eventlogs/keylime/`;
   const expected = JSON.parse(readFileSync(`${tools}EXPECTED_PCRS.json`, 'utf8')) as { expected_pcrs: Record<string, unknown> };
   return [
     ...Object.keys(expected.expected_pcrs).map((name) => readFileSync(tools + name)),

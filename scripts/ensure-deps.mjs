@@ -110,14 +110,14 @@ function ensureDebian(withE2e) {
 
 /**
  * Kubernetes' own CRD API server, which the loop tests run the reconciler against: built once per
- * machine from Debian's packages by ../shared/tools/crd-apiserver/build.sh (about 3 minutes) and
+ * machine from Debian's packages by test/kube/crd-apiserver/build.sh (about 3 minutes) and
  * kept in $TMPDIR. A build that fails stops the tests, with its output.
  */
 function ensureCrdServer() {
   const dir = join(process.env.TMPDIR || tmpdir(), 'fleet-crd-apiserver');
   if (existsSync(join(dir, 'bin', 'crd-apiserver'))) return;
   console.error("setup: building Kubernetes' CRD API server from Debian's packages (once, about 3 minutes)");
-  const r = spawnSync('sh', [join(root, '..', 'shared', 'tools', 'crd-apiserver', 'build.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync('sh', [join(root, 'test', 'kube', 'crd-apiserver', 'build.sh'), dir], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) {
     console.error('setup: building the CRD API server failed (above)');
     process.exit(1);

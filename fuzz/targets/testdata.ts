@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The shared test data beside the repository, read in place: its README asks for no copies. */
-export const TESTDATA = fileURLToPath(new URL('../../../shared/testdata/', import.meta.url));
+/** Other projects' recorded test data (testdata/), from the one module that knows where it is. */
+export { TESTDATA } from '../../test/testdata.js';
 /** The repository's own recordings (test/vectors). */
 export const VECTORS = fileURLToPath(new URL('../../test/vectors/', import.meta.url));
 

@@ -2,9 +2,10 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 
 /**
- * A sysfs tree laid out as the kernel lays out QEMU's disks (../shared/qemu.md, "Disks and identity
- * in the guest"): /sys/block/<name> links into /sys/devices, and each transport keeps its serial
- * where the real one does.
+ * A sysfs tree laid out as the kernel lays out QEMU's disks, as measured in a guest:
+ * /sys/block/<name> links into /sys/devices, and each transport keeps its serial where the real one
+ * does (virtio-blk in serial, NVMe in device/serial and wwid, SATA only in device/vpd_pg80 and wwid,
+ * USB storage on the USB device up the realpath).
  */
 export type Transport = 'virtio' | 'nvme' | 'sata' | 'usb' | 'loop';
 

@@ -7,15 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readClassInputs, renderClassInputs, type ClassSettings, type TalosSecrets } from '../../verifier/install/class-inputs.js';
 import { renderTalosConfig } from '../../verifier/install/talos-config.js';
+import { TESTDATA } from '../testdata.js';
 import { classInputs, SETTINGS } from './talos-fixture.js';
 
 /**
  * fleet's rendered Talos configs against Talos's own JSON Schema (pkg/machinery/config/schemas of
- * the installer's version, in ../shared/testdata/talos/): the v1alpha1 document, every field known
+ * the installer's version, in testdata/talos/): the v1alpha1 document, every field known
  * and of its type. One known gap: the schema omits `persist` (docgen:nodoc), which Talos itself
  * generates (`persist: true`), so it is taken out before the check.
  */
-const SCHEMAS = new URL('../../../shared/testdata/talos/', import.meta.url).pathname;
+const SCHEMAS = `${TESTDATA}talos/`;
 
 function talosValidator(version: string) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });

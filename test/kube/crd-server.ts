@@ -1,6 +1,6 @@
 /**
  * Kubernetes' own CRD API server (k8s.io/apiextensions-apiserver, built by
- * ../shared/tools/crd-apiserver/build.sh from Debian's packages) on its own etcd, both on
+ * crd-apiserver/build.sh beside this file from Debian's packages) on its own etcd, both on
  * loopback ports of their own, with the real Tinkerbell and Rufio CRDs applied (and the stand-in
  * Lease CRD, since this server has no coordination API). A server that cannot be built or started
  * fails the test with its output.
@@ -13,10 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { request } from 'node:https';
 import { parse, stringify } from 'yaml';
 import { Daemons, freePort } from '../daemon.js';
+import { TESTDATA } from '../testdata.js';
 
-const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const TOOL = join(SHARED, 'tools/crd-apiserver');
-const CRDS = join(SHARED, 'testdata/tinkerbell/crd/v1alpha1');
+const TOOL = fileURLToPath(new URL('./crd-apiserver/', import.meta.url));
+const CRDS = join(TESTDATA, 'tinkerbell/crd/v1alpha1');
 /** Where the binary is built once per machine and kept. */
 export const CRD_SERVER_DIR = join(tmpdir(), 'fleet-crd-apiserver');
 

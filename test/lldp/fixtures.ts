@@ -1,15 +1,14 @@
 /**
- * lldpd's recorded LLDP captures, read in place from ../shared/testdata (never copied), and helpers
+ * lldpd's recorded LLDP captures (testdata/lldp/lldpd, copied with their licence), and helpers
  * that assemble frames and pcap files around them.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { concatBytes } from '../../shared/bytes/hex.js';
 import { ByteWriter } from '../../shared/bytes/writer.js';
 import { readCaptureFile } from '../../shared/lldp/capture.js';
+import { TESTDATA } from '../testdata.js';
 
-/** Relative to the repo root, where vitest runs. */
-export const LLDPD = resolve('../shared/testdata/lldp/lldpd') + '/';
+export const LLDPD = `${TESTDATA}lldp/lldpd/`;
 export const CAPTURES = ['sg200.pcap', '8023bt.pcap', 'connectx.pcap', 'med-loc-malformed.pcap', 'lldp.0.raw', 'lldp.1.raw'];
 
 export function captureBytes(name: string): Uint8Array {

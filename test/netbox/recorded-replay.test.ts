@@ -1,6 +1,6 @@
 /**
  * The fake NetBox held to the real NetBox 4.5.10: the lab of
- * ../shared/testdata/netbox/netbox-4.5-recorded/ (its README.md) is built in the fake, then every
+ * testdata/netbox/netbox-4.5-recorded/ (its README.md) is built in the fake, then every
  * recorded request is replayed, in the recorded order, over HTTP, and each answer is compared with
  * the recorded one: the status code, the body's shape (key sets and JSON types at every level), and
  * the values that are the behaviour (error bodies, `count`, which objects a filter answers, custom

@@ -1,13 +1,13 @@
 /**
- * NetBox responses recorded by others, read in place from ../shared/testdata/netbox (never copied):
+ * NetBox responses recorded by others (testdata/netbox, copied with their licences):
  * netbox-docs/ are NetBox 4.6's documented shapes; pynetbox/ are mostly 2.x/3.x shapes (tolerance
  * only), except api/token_provision_v2.json (4.5+ v2 token). And a structural "shape" to compare
  * answers by key set and JSON type rather than by value.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { TESTDATA } from '../testdata.js';
 
-export const NETBOX_TESTDATA = fileURLToPath(new URL('../../../shared/testdata/netbox/', import.meta.url));
+export const NETBOX_TESTDATA = `${TESTDATA}netbox/`;
 
 export function recorded<T = Record<string, unknown>>(relativePath: string): T {
   return JSON.parse(readFileSync(NETBOX_TESTDATA + relativePath, 'utf8')) as T;

@@ -17,6 +17,7 @@ import { LocalStore } from '../../verifier/state/local-store.js';
 import { testInstalls, type TestInstalls } from '../install/talos-fixture.js';
 import type { TargetCluster } from '../../verifier/kube/target-cluster.js';
 import { buildLldpFrame } from '../lldp/frame.js';
+import { TESTDATA } from '../testdata.js';
 import type { RunKind } from '../../verifier/reconcile/desired.js';
 import type { OpenRun } from '../../verifier/reconcile/open-run.js';
 import { simulateBoot } from './boot.js';
@@ -24,7 +25,7 @@ import { copyTpmState, goldenTpm } from './provision.js';
 import { startSwtpm, type RunningSwtpm } from './swtpm.js';
 
 /** A recorded real boot (Secure Boot on, SHA-256 bank) that the rig's TPM "boots". */
-export const BOOT_LOG = '../shared/testdata/eventlogs/keylime/binary_bios_measurements-secureboot';
+export const BOOT_LOG = `${TESTDATA}eventlogs/keylime/binary_bios_measurements-secureboot`;
 
 /** The port the rig's switch names in its LLDP frame, and its node's entry declares. */
 export const RIG_PORT = 'Port 5';

@@ -8,10 +8,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hookosEntry } from '../../verifier/syslog/hookos-entry.js';
 import { parseSyslog } from '../../verifier/syslog/parse.js';
+import { TESTDATA } from '../testdata.js';
 import { decodeJournalEntry } from './journal-decode.js';
 
-const CORPUS_DIR = new URL('../../../shared/testdata/syslog/rsyslog/fuzz-corpus/', import.meta.url);
-const CORPUS = readdirSync(CORPUS_DIR).map((name) => readFileSync(new URL(name, CORPUS_DIR)));
+const CORPUS_DIR = `${TESTDATA}syslog/rsyslog/fuzz-corpus/`;
+const CORPUS = readdirSync(CORPUS_DIR).map((name) => readFileSync(CORPUS_DIR + name));
 const MAX_UDP = 65_507;
 const BOUND_MS = 250;
 

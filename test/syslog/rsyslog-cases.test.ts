@@ -1,5 +1,5 @@
 /**
- * rsyslog's parser test cases (tests/parsertest-parse1.sh, via ../shared/testdata): each input is
+ * rsyslog's parser test cases (tests/parsertest-parse1.sh, copied into testdata/): each input is
  * parsed and rendered through rsyslog's template
  * `%PRI%,%syslogfacility-text%,%syslogseverity-text%,%timestamp%,%hostname%,%programname%,%syslogtag%,%msg%`.
  *
@@ -17,8 +17,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { SyslogMessage } from '../../verifier/syslog/message.js';
 import { parseSyslog } from '../../verifier/syslog/parse.js';
+import { TESTDATA } from '../testdata.js';
 
-const { cases } = JSON.parse(readFileSync(new URL('../../../shared/testdata/syslog/rsyslog/parse1_cases.json', import.meta.url), 'utf8')) as {
+const { cases } = JSON.parse(readFileSync(`${TESTDATA}syslog/rsyslog/parse1_cases.json`, 'utf8')) as {
   cases: Array<{ input: string; expected_csv: string }>;
 };
 

@@ -4,7 +4,7 @@
 # system's apt state is not touched): the Go toolchain and the golang-*-dev source packages of
 # Debian's unstable suite (Sprig, yaml.v3, sigs.k8s.io/yaml, distribution/reference), fetched with
 # apt-get download and unpacked with dpkg-deb -x, built in GOPATH mode with no network. The Go
-# toolchain ../../../shared/tools/crd-apiserver/build.sh unpacked is reused when it is there.
+# toolchain test/kube/crd-apiserver/build.sh unpacked is reused when it is there.
 #   usage: build.sh [WORKDIR]   (default $TMPDIR/fleet-tink-render); prints the binary's path.
 # The binary is named by a hash of the Go sources: an edit rebuilds, a rerun returns at once.
 set -eu

@@ -1,15 +1,16 @@
 /**
- * The recorded event logs in ../shared/testdata (read in place, never copied) and helpers that
+ * The recorded event logs in testdata/eventlogs (copied with their licences) and helpers that
  * build forged variants of them event by event.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { concatBytes } from '../../shared/bytes/hex.js';
 import type { EventLog, TcgEvent } from '../../shared/eventlog/log.js';
+import { TESTDATA } from '../testdata.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-export const TOOLS = fileURLToPath(new URL('../../../shared/testdata/eventlogs/tpm2-tools/', import.meta.url));
-export const KEYLIME = fileURLToPath(new URL('../../../shared/testdata/eventlogs/keylime/', import.meta.url));
+export const TOOLS = `${TESTDATA}eventlogs/tpm2-tools/`;
+export const KEYLIME = `${TESTDATA}eventlogs/keylime/`;
 
 /** tpm2-tools' final PCRs: log file → bank → PCR index → hex. */
 export const EXPECTED_PCRS = (
