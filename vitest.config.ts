@@ -8,5 +8,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Both cores: each file owns its ports, namespaces and loop devices (vitest's default here is one).
+    maxWorkers: 2,
   },
 });

@@ -20,6 +20,8 @@ export interface FleetServe {
   lines: string[];
   /** Stops it; answers its exit code (null when it had to be killed). */
   stop(): Promise<number | null>;
+  /** SIGKILL, as a crash or the OOM killer ends it: nothing flushed, nothing released. Resolves once it is gone. */
+  kill(): Promise<void>;
 }
 
 export interface FleetServeOptions {
@@ -61,7 +63,12 @@ export async function startFleetServe(args: string[], opts: FleetServeOptions = 
       void closed.then((code) => reject(new Error(`fleet serve exited ${code}:\n${lines.join('\n')}`)));
       setTimeout(() => reject(new Error(`fleet serve did not listen within ${opts.startTimeoutMs ?? 30_000} ms:\n${lines.join('\n')}`)), opts.startTimeoutMs ?? 30_000).unref();
     });
-    return { url, pid: child.pid!, stdout, lines, stop };
+    const kill = async (): Promise<void> => {
+      child.kill('SIGKILL');
+      await closed;
+      unregister();
+    };
+    return { url, pid: child.pid!, stdout, lines, stop, kill };
   } catch (err) {
     await stop();
     throw err;

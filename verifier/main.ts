@@ -37,6 +37,8 @@ ${INVENTORY_USAGE}
   --kubeconfig FILE   Tinkerbell's API (client certificate): reconcile Hardware, Machines and Workflows
   --namespace NS      Tinkerbell's namespace (default tinkerbell)
   --reconcile-interval SEC  between passes (default 30); an attestation that asks for a run starts one at once
+  --lease-duration SEC  how long the Lease outlives its holder's last pass before another fleetd may take
+                      over (default 60; a clean stop releases it at once)
   --hookos-wait SEC   how long a machine that attested with an intake's code still waits in HookOS, so
                       that its run starts there with no power cycle (default 600)
   --base-url URL      fleetd's URL as the nodes reach it (the kernel command line's fleet_attest_url);
@@ -66,6 +68,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
       kubeconfig: { type: 'string' },
       namespace: { type: 'string', default: 'tinkerbell' },
       'reconcile-interval': { type: 'string', default: '30' },
+      'lease-duration': { type: 'string', default: '60' },
       'hookos-wait': { type: 'string', default: '600' },
       'base-url': { type: 'string' },
       'seed-url': { type: 'string' },
@@ -84,6 +87,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
   if (!o.cert !== !o.key) throw new FleetError('usage', '--cert and --key go together');
   const ttl = Number(o['session-ttl']);
   if (!(ttl > 0)) throw new FleetError('usage', '--session-ttl must be a positive number of seconds');
+  const timing = passTiming(o);
 
   const db = openDatabase(o.state);
   const inventory = await openInventory(o, db);
@@ -120,7 +124,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
   const url = await listen(app, parseListenAddress(o.listen), !!tls);
   const urls = documentUrls(o, url);
   // After listen: the URLs a run carries may default to where fleetd listens.
-  if (kube) controller = startReconciler(o, urls, kube, inventory, store, installs, audit, metrics);
+  if (kube) controller = startReconciler(o, timing, urls, kube, inventory, store, installs, audit, metrics);
   // A receiver that cannot start stops fleetd, and an open HTTP server would keep it alive.
   const syslog = await startSyslog(o, metrics, audit).catch(async (err: unknown) => {
     await app.close();
@@ -158,7 +162,6 @@ function seconds(v: string | undefined, name: string): number {
   return n;
 }
 
-/** The reconciler, on its interval, writing only while this fleetd holds the Lease. */
 /** Where a run's node fetches its config or seed: as given, or under fleetd's own base URL. */
 function documentUrls(o: { 'base-url'?: string | undefined; 'config-url'?: string | undefined; 'seed-url'?: string | undefined }, listening: string): { configUrl?: string; seedUrl?: string } {
   const host = new URL(listening).hostname;
@@ -168,8 +171,19 @@ function documentUrls(o: { 'base-url'?: string | undefined; 'config-url'?: strin
   return { ...(configUrl ? { configUrl } : {}), ...(seedUrl ? { seedUrl } : {}) };
 }
 
+/** How often the reconciler passes, and how long its Lease outlives the last pass. */
+function passTiming(o: { 'reconcile-interval'?: string | undefined; 'lease-duration'?: string | undefined }): { intervalS: number; leaseS: number } {
+  const intervalS = seconds(o['reconcile-interval'], 'reconcile-interval');
+  const leaseS = seconds(o['lease-duration'], 'lease-duration');
+  // The holder renews the Lease once a pass: a Lease shorter than the interval lapses between passes.
+  if (leaseS <= intervalS) throw new FleetError('usage', `--lease-duration (${leaseS} s) must be longer than --reconcile-interval (${intervalS} s): the holder renews it once a pass`);
+  return { intervalS, leaseS };
+}
+
+/** The reconciler, on its interval, writing only while this fleetd holds the Lease. */
 function startReconciler(
-  o: { 'reconcile-interval'?: string | undefined; 'hookos-wait'?: string | undefined },
+  o: { 'hookos-wait'?: string | undefined },
+  timing: { intervalS: number; leaseS: number },
   urls: { configUrl?: string; seedUrl?: string },
   kube: KubeClient,
   inventory: Inventory,
@@ -185,8 +199,8 @@ function startReconciler(
     corroborationS: 600,
     ...urls,
   });
-  const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`);
-  const controller = new Controller(reconciler, { intervalMs: seconds(o['reconcile-interval'], 'reconcile-interval') * 1000, lease, log: (l) => audit(String(l.event), l) });
+  const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, 'fleetd', timing.leaseS);
+  const controller = new Controller(reconciler, { intervalMs: timing.intervalS * 1000, lease, log: (l) => audit(String(l.event), l) });
   controller.start();
   return controller;
 }

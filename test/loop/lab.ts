@@ -41,6 +41,8 @@ export interface LabOptions {
   autoProvision?: boolean;
   /** A class whose inputs `fleet render-class-inputs` did not make (a control plane without its bundle). */
   withoutInputsOf?: string;
+  /** `--lease-duration`: how long a killed fleetd's Lease keeps its restart from reconciling (default 60 s). */
+  leaseS?: number;
 }
 
 type Obj = { metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
@@ -52,6 +54,8 @@ export class Lab {
   private db: Db | undefined;
   /** Reads what fleetd wrote, through the same backend. */
   inventory!: Inventory;
+  /** `fleet serve`'s arguments, for a restart. */
+  private args: string[] = [];
 
   private constructor(
     readonly opts: LabOptions,
@@ -112,12 +116,13 @@ export class Lab {
       '--class-inputs', inputs.dir, '--syslog-listen', 'off'];
     if (this.opts.withoutInputsOf) await rm(join(inputs.dir, this.opts.withoutInputsOf), { recursive: true });
     if (this.opts.autoProvision) args.push('--auto-provision');
+    if (this.opts.leaseS) args.push('--lease-duration', String(this.opts.leaseS));
     const d = this.declaration;
     if (this.opts.backend === 'embedded') {
       const nodes = join(this.dir, 'nodes.yaml');
       await writeFile(nodes, stringify({ ...this.catalogue, nodes: { [HOST]: d } }));
       args.push('--nodes', nodes);
-      this.fleetd = await startFleetServe(args);
+      this.fleetd = await startFleetServe((this.args = args));
       this.db = openDatabase(state);
       this.inventory = new EmbeddedInventory(nodes, this.db);
       return;
@@ -136,8 +141,14 @@ export class Lab {
     const classes = join(this.dir, 'classes.yaml');
     await writeFile(classes, stringify({ classes: this.catalogue.classes }));
     args.push('--netbox-url', nb.url, '--netbox-token-file', token, '--binding-author', TERRAFORM, '--classes', classes);
-    this.fleetd = await startFleetServe(args);
+    this.fleetd = await startFleetServe((this.args = args));
     this.inventory = new NetBoxInventory(new NetBoxClient({ url: nb.url, token: nb.token, retries: 0 }), { classes: readNodesFile(stringify({ classes: this.catalogue.classes })).file.classes });
+  }
+
+  /** `fleet serve` started again after fleetd.kill(): the same state, inventory and API server, on the same port. */
+  async restart(): Promise<void> {
+    const port = new URL(this.fleetd.url).port;
+    this.fleetd = await startFleetServe(this.args.map((a) => (a === '127.0.0.1:0' ? `127.0.0.1:${port}` : a)));
   }
 
   async device(): Promise<Device> {
