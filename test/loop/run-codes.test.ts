@@ -1,8 +1,7 @@
-import { get } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
-import { CrdServer } from '../kube/crd-server.js';
-import { Lab, type Backend, type LabOptions } from './lab.js';
+import { describe, expect, it } from 'vitest';
+import { isRoot } from '../docker/lab.js';
+import type { Backend, Lab } from './lab.js';
+import { fetchConfig, labPerTest, PASSED_WITH_CODE } from './per-file.js';
 
 /**
  * Every run fleetd starts reaches a boot that holds its install code. Each path runs the lab's
@@ -12,36 +11,7 @@ import { Lab, type Backend, type LabOptions } from './lab.js';
  * actions in the booted machine (its installer pulled and run by a real Docker engine from a real
  * registry, on a loop device: root), on both inventory backends.
  */
-let kube: CrdServer;
-let docker: DockerLab;
-let lab: Lab | undefined;
-beforeAll(async () => {
-  if (isRoot) [kube, docker] = await Promise.all([CrdServer.start(), startDockerLab()]);
-}, 600_000);
-afterAll(async () => {
-  await kube?.stop();
-  await docker?.stop();
-});
-afterEach(async () => {
-  await lab?.stop();
-  lab = undefined;
-});
-
-async function start(opts: LabOptions): Promise<Lab> {
-  lab = await Lab.start(kube, docker, opts);
-  return lab;
-}
-
-function fetchConfig(url: string, code: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(`${url}/v1/config/${code}`, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
-  });
-}
-
-const PASSED_WITH_CODE = ['attest: PASSED', 'install code written'];
+const start = labPerTest();
 
 /** The intake of a planned worker, through its install and its config's fetch: an active node. */
 async function installedWorker(l: Lab): Promise<{ code: string; run: string }> {

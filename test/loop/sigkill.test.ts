@@ -1,8 +1,7 @@
-import { get } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
-import { CrdServer } from '../kube/crd-server.js';
-import { Lab, type LabOptions } from './lab.js';
+import { describe, expect, it } from 'vitest';
+import { isRoot } from '../docker/lab.js';
+import type { Lab, LabOptions } from './lab.js';
+import { fetchConfig, labPerTest, PASSED_WITH_CODE } from './per-file.js';
 
 /**
  * `fleet serve` SIGKILLed, as a crash or the OOM killer ends it, and started again over the same
@@ -12,28 +11,12 @@ import { Lab, type LabOptions } from './lab.js';
  * test/swtpm/attest-crash-points.test.ts kill at every write in turn); what must hold is the same
  * at every point: the run started once, and the boot's code the one the restarted fleetd issued.
  */
-let kube: CrdServer;
-let docker: DockerLab;
-let lab: Lab | undefined;
-beforeAll(async () => {
-  if (isRoot) [kube, docker] = await Promise.all([CrdServer.start(), startDockerLab()]);
-}, 600_000);
-afterAll(async () => {
-  await kube?.stop();
-  await docker?.stop();
-});
-afterEach(async () => {
-  await lab?.stop();
-  lab = undefined;
-});
+const startLab = labPerTest();
 
 /** A killed fleetd's Lease lapses after this; the restart reconciles only then. */
 const LEASE_S = 3;
 
-async function start(opts: Omit<LabOptions, 'backend' | 'leaseS'>): Promise<Lab> {
-  lab = await Lab.start(kube, docker, { backend: 'embedded', leaseS: LEASE_S, ...opts });
-  return lab;
-}
+const start = (opts: Omit<LabOptions, 'backend' | 'leaseS'>): Promise<Lab> => startLab({ backend: 'embedded', leaseS: LEASE_S, ...opts });
 
 /** Polls tightly (the kill should land inside what it waits for), without the lab's 100 ms step. */
 async function soon(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -43,17 +26,6 @@ async function soon(what: string, check: () => boolean | Promise<boolean>, timeo
     await new Promise((r) => setTimeout(r, 5));
   }
 }
-
-function fetchConfig(url: string, code: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get(`${url}/v1/config/${code}`, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    }).on('error', reject);
-  });
-}
-
-const PASSED_WITH_CODE = ['attest: PASSED', 'install code written'];
 
 describe.skipIf(!isRoot)('fleet serve SIGKILLed and restarted', () => {
   it('in the pass that starts a run: the restart ends with the run started once, and the power-cycled boot gets its code', async () => {
