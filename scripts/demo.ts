@@ -187,7 +187,7 @@ async function main(): Promise<number> {
     show((await takeAudit(audit, 1)).map(auditSummary), '   audit │ ');
     if (!first.lines.some((l) => l.startsWith('attest: FAILED pending-approval'))) throw new Error('the first attestation should wait for approval');
 
-    step(4, 'Approve the machine\'s EKs', 'An operator prints the waiting claim\'s lines and compares them with independent evidence, here\nthe EK certificates read at "receiving" and hashed with openssl (the README shows the command).');
+    step(4, 'Approve the machine\'s EKs', 'An operator prints the waiting claim\'s lines and compares them with independent evidence, here\nthe EK certificates read at "receiving" and hashed with openssl (docs/protocol.md shows the command).');
     const approve = await run(process.execPath, ['dist/fleet.mjs', 'attest', 'approve', SERIAL, '--state', stateDir]);
     show(approve.lines);
     const lines = Object.fromEntries(approve.lines.filter((l) => l.startsWith('approved_ek_')).map((l) => l.split(': ') as [string, string]));

@@ -13,7 +13,7 @@ interface Vector {
 }
 const vectors = JSON.parse(readFileSync(new URL('../vectors/ek-hash.json', import.meta.url), 'utf8')) as Record<'rsa2048' | 'eccp256', Vector>;
 
-/** The README's command, exactly as an operator runs it on a receiving scan of the EK certificate. */
+/** docs/protocol.md's command ("The EK hash"), exactly as an operator runs it on a receiving scan of the EK certificate. */
 function opensslEkHash(certDer: Buffer): string {
   const dir = mkdtempSync(join(tmpdir(), 'ekhash-'));
   try {
@@ -33,7 +33,7 @@ describe.each(['rsa2048', 'eccp256'] as const)('the EK hash (%s test vector)', (
     expect(v.ekHash).toMatch(EK_HASH_PATTERN);
   });
 
-  it('is what the README\'s openssl command prints for the EK certificate', () => {
+  it('is what docs/protocol.md\'s openssl command prints for the EK certificate', () => {
     expect(opensslEkHash(Buffer.from(v.certificate, 'base64'))).toBe(v.ekHash);
   });
 

@@ -1,7 +1,7 @@
 /**
  * Where a scenario's wall time goes, step by step: marks the test sets as it sees each thing
  * happen, and each action's own start and stop from the Workflow's status (Tinkerbell's times, in
- * whole seconds). Printed with the scenario's result; the README's figures come from these lines.
+ * whole seconds). Printed with the scenario's result; docs/testing.md's runtimes come from these lines.
  */
 type Obj = { status?: Record<string, unknown> };
 
