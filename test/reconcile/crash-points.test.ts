@@ -66,6 +66,6 @@ describe('fleetd killed during the pass that starts a run', () => {
       if (!killed) break;
     }
     // Every write of the pass was a kill point, in the pass's order.
-    expect(ends).toEqual(['before create Workflow', 'before patch Hardware', 'before create Job', 'before journal', 'before note', 'before recordRun', 'before forgetNotes', 'finished']);
+    expect(ends).toEqual(['before patch Hardware', 'before create Workflow', 'before create Job', 'before journal', 'before note', 'before recordRun', 'before forgetNotes', 'finished']);
   }, 300_000);
 });

@@ -77,7 +77,7 @@ describe('desired_action provision', () => {
     const before = h.api.requests.length;
     await h.reconciler.pass();
     const name = `provision-node-1-${h.now.t / 1000}`;
-    expect(h.writes(before)).toEqual(['create workflows', 'patch hardware node-1', 'create jobs']);
+    expect(h.writes(before)).toEqual(['patch hardware node-1', 'create workflows', 'create jobs']);
     expect(await allowPXE(h)).toBe(true);
     expect((await objs(h, BMC, 'jobs'))[0]).toMatchObject({ metadata: { name }, spec: { machineRef: { name: 'node-1' }, tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }] } });
     const d = await h.device();

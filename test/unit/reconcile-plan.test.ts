@@ -4,6 +4,7 @@ import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js'
 import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, splitCidr } from '../../verifier/reconcile/desired.js';
 import type { KubeObject } from '../../verifier/reconcile/objects.js';
 import { plan, type ReconcileConfig, type Step, type World } from '../../verifier/reconcile/plan.js';
+import { noteKey } from '../../verifier/reconcile/notes.js';
 import { runState, viewWorkflow } from '../../verifier/reconcile/workflow-view.js';
 import type { InstallCodeRecord } from '../../verifier/state/local-store.js';
 
@@ -61,6 +62,12 @@ function steady(d: Device, extra: Partial<World> = {}): World {
 }
 
 const kube = (steps: Step[]) => steps.filter((s) => s.to === 'kube').map((s) => `${s.op} ${s.kind} ${'name' in s ? s.name : s.object.metadata.name}`);
+/** The object a plan creates of `kind` (its only one). */
+const created = (steps: Step[], kind: string): KubeObject => {
+  const step = steps.find((s) => s.to === 'kube' && s.op === 'create' && s.kind === kind);
+  if (!step || !('object' in step)) throw new Error(`the plan creates no ${kind}`);
+  return step.object;
+};
 const journals = (steps: Step[]) => steps.flatMap((s) => (s.to === 'inventory' && s.op === 'journal' ? [`${s.kind}: ${s.message}`] : []));
 const invOps = (steps: Step[]) => steps.flatMap((s) => (s.to === 'inventory' && s.op !== 'journal' ? [`${s.op} ${s.op === 'recordRun' ? s.run : s.status}`] : []));
 
@@ -128,7 +135,7 @@ describe('Hardware and Machine', () => {
     const p = plan(w, cfg);
     expect(kube(p.steps)).toEqual([]);
     expect(journals(p.steps)).toEqual(['warning: n1: a Hardware n1 that fleetd does not own exists; fleetd leaves it alone']);
-    expect(plan({ ...w, noted: new Set(['dev:n1:foreign:Hardware']) }, cfg).steps).toEqual([]);
+    expect(plan({ ...w, noted: new Set([noteKey({ host: 'n1', event: 'foreign', detail: 'Hardware' })]) }, cfg).steps).toEqual([]);
   });
 
   it('a bmc_type fleetd does not drive: no Machine, journaled once', () => {
@@ -159,8 +166,8 @@ describe('desired_action provision', () => {
     const d = device({ desiredAction: 'provision' });
     const p = plan(steady(d), cfg);
     const name = `provision-n1-${NOW / 1000}`;
-    expect(kube(p.steps)).toEqual([`create Workflow ${name}`, 'patch Hardware n1', `create Job ${name}`]);
-    const wf = (p.steps[0] as { object: KubeObject }).object;
+    expect(kube(p.steps)).toEqual(['patch Hardware n1', `create Workflow ${name}`, `create Job ${name}`]);
+    const wf = created(p.steps, 'Workflow');
     expect(wf.spec).toEqual({
       templateRef: 'provision',
       hardwareRef: 'n1',
@@ -170,8 +177,8 @@ describe('desired_action provision', () => {
       },
     });
     expect(JSON.stringify(wf)).not.toContain('toggleAllowNetboot');
-    expect((p.steps[1] as unknown as { patch: { spec: { interfaces: Array<{ netboot: { allowPXE: boolean } }> } } }).patch.spec.interfaces[0]!.netboot.allowPXE).toBe(true);
-    expect((p.steps[2] as { object: KubeObject }).object.spec).toEqual({
+    expect((p.steps[0] as unknown as { patch: { spec: { interfaces: Array<{ netboot: { allowPXE: boolean } }> } } }).patch.spec.interfaces[0]!.netboot.allowPXE).toBe(true);
+    expect(created(p.steps, 'Job').spec).toEqual({
       machineRef: { name: 'n1', namespace: NS },
       tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }],
     });
@@ -183,7 +190,7 @@ describe('desired_action provision', () => {
     const d = device({ status: 'planned', desiredAction: 'provision', attested: recent('boot-1') });
     const p = plan(steady(d, { codes: new Map([['n1', code('boot-1', null)]]) }), cfg);
     const name = `provision-n1-${NOW / 1000}`;
-    expect(kube(p.steps)).toEqual([`create Workflow ${name}`, 'patch Hardware n1']);
+    expect(kube(p.steps)).toEqual(['patch Hardware n1', `create Workflow ${name}`]);
     expect(p.steps).toContainEqual({ to: 'codes', op: 'bind', device: d, sha256: 'ab'.repeat(32), run: name });
     expect(journals(p.steps)).toEqual([`info: n1: started Workflow ${name}, with the note that the machine attested from HookOS`]);
   });
@@ -196,14 +203,14 @@ describe('desired_action provision', () => {
   ])('a machine whose latest boot holds no code for this run is power-cycled: %s', (_n, over, c) => {
     const d = device({ desiredAction: 'provision', ...over });
     const p = plan(steady(d, { codes: new Map(c ? [['n1', c]] : []) }), cfg);
-    expect(kube(p.steps)).toEqual([`create Workflow provision-n1-${NOW / 1000}`, 'patch Hardware n1', `create Job provision-n1-${NOW / 1000}`]);
+    expect(kube(p.steps)).toEqual(['patch Hardware n1', `create Workflow provision-n1-${NOW / 1000}`, `create Job provision-n1-${NOW / 1000}`]);
     expect(p.steps.filter((s) => s.to === 'codes')).toEqual([]);
   });
 
   it('without a BMC, the journal says to power it on by hand', () => {
     const d = device({ desiredAction: 'provision', bmcType: undefined, attested: recent('boot-1') });
     const p = plan({ ...steady(d), machines: [] }, cfg);
-    expect(kube(p.steps)).toEqual([`create Workflow provision-n1-${NOW / 1000}`, 'patch Hardware n1']);
+    expect(kube(p.steps)).toEqual(['patch Hardware n1', `create Workflow provision-n1-${NOW / 1000}`]);
     expect(journals(p.steps)).toEqual([`info: n1: started Workflow provision-n1-${NOW / 1000}; it has no BMC fleetd drives: power it on by hand so that it netboots`]);
   });
 
@@ -263,7 +270,7 @@ describe('desired_action provision', () => {
 
   it('a disk-image class runs provision-image with its image, digest and seed URL', () => {
     const p = plan(steady(device({ desiredAction: 'provision', className: 'nixos' })), { ...cfg, seedUrl: 'https://spore/seed' });
-    const wf = (p.steps[0] as { object: KubeObject }).object;
+    const wf = created(p.steps, 'Workflow');
     expect(wf.spec).toMatchObject({ templateRef: 'provision-image', hardwareMap: { os: 'nixos-image', image_url: 'https://img/nixos.img', image_sha256: 'c'.repeat(64), seed_url: 'https://spore/seed' } });
   });
 
@@ -323,7 +330,7 @@ describe('desired_action provision', () => {
     // would answer the machine with that one, which refuses every action, and never serve the new one.
     const ended = { ...wf, status: { state: 'SUCCESS' } };
     const job = stamp(desiredPowerCycle(d, wf.metadata.name, NS));
-    const later = plan({ ...w, workflows: [ended], jobs: [job], noted: new Set([`wf:${wf.metadata.name}:ended`]) }, cfg);
+    const later = plan({ ...w, workflows: [ended], jobs: [job], noted: new Set([noteKey({ run: wf.metadata.name, event: 'ended' })]) }, cfg);
     expect(kube(later.steps).slice(0, 3)).toEqual([`delete Workflow ${wf.metadata.name}`, `delete Job ${wf.metadata.name}`, `create Workflow retire-n1-${NOW / 1000}`]);
   });
 
@@ -339,7 +346,7 @@ describe('desired_action provision', () => {
 describe('desired_action retire', () => {
   it('starts a wipe-only run, power-cycled, and the device turns decommissioning', () => {
     const p = plan(steady(device({ desiredAction: 'retire' })), cfg);
-    const wf = (p.steps[0] as { object: KubeObject }).object;
+    const wf = created(p.steps, 'Workflow');
     expect(wf.metadata.name).toBe(`retire-n1-${NOW / 1000}`);
     expect(wf.spec).toMatchObject({ templateRef: 'provision', hardwareMap: { wipe: 'true', install: 'false', power_off: 'true' } });
     expect(invOps(p.steps)).toEqual([`recordRun retire-n1-${NOW / 1000}`, 'setStatus decommissioning']);
@@ -394,7 +401,7 @@ describe('outcomes', () => {
     expect(journals(p.steps)).toEqual([
       `warning: n1: Workflow ${wf.metadata.name} ended ${what}; read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`,
     ]);
-    expect(plan({ ...w, noted: new Set([`wf:${wf.metadata.name}:ended`]) }, cfg).steps).toEqual([]);
+    expect(plan({ ...w, noted: new Set([noteKey({ run: wf.metadata.name, event: 'ended' })]) }, cfg).steps).toEqual([]);
   });
 
   it('a retirement that failed is a danger line', () => {
@@ -440,14 +447,14 @@ describe('outcomes', () => {
     const attested = (agoMs: number) => ({ at: new Date(NOW - agoMs).toISOString(), mac: '52:54:00:12:34:56', bootId: 'b2', eks: {}, secureBoot: true, switchPort: 'Port 5' });
     const d = device({ status: 'planned', attested: attested(60_000) });
     const done = run(d, 'provision', 600_000, { state: 'SUCCESS', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 500_000), action('install', 'SUCCESS', 400_000)] }] });
-    const w = { ...steady(d), workflows: [done], noted: new Set([`wf:${done.metadata.name}:ended`]) };
+    const w = { ...steady(d), workflows: [done], noted: new Set([noteKey({ run: done.metadata.name, event: 'ended' })]) };
     const p = plan(w, cfg);
     expect(journals(p.steps)).toEqual([
       `warning: n1: the node booted HookOS and attested after Workflow ${done.metadata.name} succeeded, instead of booting its disk; its config stays unread. Fix its boot order so the disk comes before PXE, then set desired_action to provision`,
     ]);
     expect(p.steps.filter((s) => s.to === 'metric')).toEqual([{ to: 'metric', op: 'bootedHookOSAfterInstall', node: 'n1' }]);
     // Once per run: the note stops the next pass; an attestation from before the run ended is no such boot.
-    expect(journals(plan({ ...w, noted: new Set([...w.noted, `wf:${done.metadata.name}:hookos-after`]) }, cfg).steps)).toEqual([]);
+    expect(journals(plan({ ...w, noted: new Set([...w.noted, noteKey({ run: done.metadata.name, event: 'hookos-after' })]) }, cfg).steps)).toEqual([]);
     expect(journals(plan({ ...w, devices: [{ ...d, attested: attested(700_000) }] }, cfg).steps)).toEqual([]);
   });
 
@@ -456,7 +463,7 @@ describe('outcomes', () => {
     const running = run(d, 'provision', 60_000, { state: 'RUNNING', tasks: [{ actions: [action('wipe-disk', 'RUNNING', 30_000)] }] });
     expect(kube(plan({ ...steady(d), workflows: [running] }, cfg).steps)).toEqual(['patch Hardware n1']);
     const done = run(d, 'provision', 60_000, { state: 'SUCCESS' });
-    const w = { ...steady(d), workflows: [done], hardware: [stamp(desiredHardware(d, NS, true))], noted: new Set([`wf:${done.metadata.name}:ended`]) };
+    const w = { ...steady(d), workflows: [done], hardware: [stamp(desiredHardware(d, NS, true))], noted: new Set([noteKey({ run: done.metadata.name, event: 'ended' })]) };
     const p = plan(w, cfg);
     expect(kube(p.steps)).toEqual(['patch Hardware n1']);
     expect(JSON.stringify(p.steps[0])).toContain('"allowPXE":false');

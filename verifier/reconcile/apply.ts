@@ -3,6 +3,7 @@ import type { Metrics } from '../metrics.js';
 import type { Kube } from '../kube/client.js';
 import type { LocalStore } from '../state/local-store.js';
 import type { Plan, Step } from './plan.js';
+import { isWaitOf } from './notes.js';
 
 /**
  * Carries out a plan's steps in order. Stops at the first failure and throws it: the steps are
@@ -31,7 +32,7 @@ async function applyStep(step: Exclude<Step, { to: 'metric' }>, kube: Kube, inve
     return;
   }
   if (step.to === 'notes') {
-    store.forgetNotes((k) => !k.startsWith(step.prefix));
+    store.forgetNotes((k) => !isWaitOf(k, step.waitsOf));
     return;
   }
   if (step.to === 'codes') {

@@ -6,6 +6,7 @@ import { isFinished, objectsOf, viewWorkflow, type WorkflowView } from './workfl
 import type { InstallCodeRecord } from '../state/local-store.js';
 import { checkCabling } from '../attest/cabling.js';
 import { lacksLine, missingFields, type Lack } from './run-needs.js';
+import { isWaitOf, noteKey, type Note } from './notes.js';
 
 export interface ReconcileConfig {
   namespace: string;
@@ -36,6 +37,7 @@ export interface World {
   /** The Templates Tinkerbell holds, by name (Flux applies them; a run waits for its own). */
   templates: Set<string>;
   /** Journal lines already written once, by key. */
+  /** The keys of what was already journaled (notes.ts). */
   noted: Set<string>;
   /** Each device's latest install code (fleetd's store), by device id: which boot holds a code for which run. */
   codes: Map<string, InstallCodeRecord>;
@@ -51,7 +53,7 @@ export type Step =
   | { to: 'inventory'; op: 'recordRun'; device: Device; run: string }
   | { to: 'inventory'; op: 'setStatus'; device: Device; status: DeviceStatus }
   | { to: 'codes'; op: 'bind'; device: Device; sha256: string; run: string }
-  | { to: 'notes'; op: 'forget'; prefix: string }
+  | { to: 'notes'; op: 'forget'; waitsOf: string }
   | { to: 'metric'; op: 'bootedHookOSAfterInstall'; node: string };
 
 export interface Plan {
@@ -113,12 +115,13 @@ interface Ctx {
 
 /** A run's start is journaled once, whichever pass (the one that started it, or a restart's adopting it) says it. */
 function started(ctx: Ctx, device: Device, run: string, boot: string | undefined): void {
-  journal(ctx, device, 'info', `${device.hostname}: started Workflow ${run}${HOW[boot as Boot] ?? ''}`, `wf:${run}:started`);
+  journal(ctx, device, 'info', `${device.hostname}: started Workflow ${run}${HOW[boot as Boot] ?? ''}`, { run, event: 'started' });
 }
 
-function journal(ctx: Ctx, device: Device, kind: JournalKind, message: string, note?: string): void {
-  if (note && ctx.world.noted.has(note)) return;
-  ctx.steps.push({ to: 'inventory', op: 'journal', device, kind, message, ...(note ? { note } : {}) });
+function journal(ctx: Ctx, device: Device, kind: JournalKind, message: string, note?: Note): void {
+  const key = note && noteKey(note);
+  if (key && ctx.world.noted.has(key)) return;
+  ctx.steps.push({ to: 'inventory', op: 'journal', device, kind, message, ...(key ? { note: key } : {}) });
 }
 
 function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
@@ -126,6 +129,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   const host = device.hostname;
   const live: WorkflowView[] = [];
   const after: Step[] = []; // inventory writes and journal lines, after the kube writes they describe
+  const runWrites: Step[] = []; // a new run's Workflow (and its ended runs' deletion), after the Hardware it names
 
   for (const run of runs) {
     if (!isFinished(run.state)) {
@@ -139,7 +143,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
           device,
           'warning',
           `${host}: Workflow ${run.name} never reported its first action within its global timeout (${limit / 1000} s); fleetd deleted it, and no later boot resumes it. The disk may be partly wiped or may still hold the old install; set desired_action to provision`,
-          `wf:${run.name}:abandoned`,
+          { run: run.name, event: 'abandoned' },
         );
         continue;
       }
@@ -155,7 +159,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   if (device.desiredAction) {
     if (current && current.run.kind !== device.desiredAction) {
       // Another kind of run is under way: the new request waits for it to end, it is not dropped.
-      journal({ ...ctx, steps: after }, device, 'info', `${host}: desired_action ${device.desiredAction} waits for Workflow ${current.run.name} to end`, `dev:${host}:waits:run:${current.run.name}`);
+      journal({ ...ctx, steps: after }, device, 'info', `${host}: desired_action ${device.desiredAction} waits for Workflow ${current.run.name} to end`, { host, event: 'waits', detail: `run:${current.run.name}` });
     } else if (current) {
       // A run is under way: it is the run asked for. Unrecorded, it is one fleetd started and then
       // stopped before recording: record and journal it now, as that pass would have.
@@ -164,18 +168,20 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
         after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
       }
     } else {
-      current = startRun(ctx, device, device.desiredAction, runs.filter((r) => isFinished(r.state)), after);
+      current = startRun(ctx, device, device.desiredAction, runs.filter((r) => isFinished(r.state)), runWrites, after);
     }
   } else {
     forgetWaits(ctx, host, after);
   }
 
-  // Hardware first: allowPXE must be on before any power cycle sends the machine to netboot.
+  // Hardware first: Tinkerbell renders a Workflow only once the Hardware it names exists, and
+  // allowPXE must be on before any power cycle sends the machine to netboot.
   if (device.mac) converge(ctx, device, 'Hardware', desiredHardware(device, cfg.namespace, current !== undefined), after);
   const machine = desiredMachine(device, cfg.namespace);
   if (machine) converge(ctx, device, 'Machine', machine, after);
   else if (ctx.machines.has(host) && isOwned(ctx.machines.get(host)!)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Machine', name: host });
-  if (device.bmcType && device.bmcType !== 'amt') journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, `dev:${host}:bmc:${device.bmcType}`);
+  ctx.steps.push(...runWrites);
+  if (device.bmcType && device.bmcType !== 'amt') journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, { host, event: 'bmc', detail: device.bmcType });
 
   // A run that needs a power cycle gets its Rufio Job (again, if the pass that started it stopped early).
   if (current?.boot === 'bmc' && machine && !current.run.begun) {
@@ -189,7 +195,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
           device,
           'warning',
           `${host}: Rufio's Job ${current.run.name} failed to power the machine (${failed || 'no message'}): AMT does not answer at ${(machine.spec!.connection as { host: string }).host}. Set AMT's address, or power the machine on by hand`,
-          `wf:${current.run.name}:job-failed`,
+          { run: current.run.name, event: 'job-failed' },
         );
       }
     }
@@ -205,9 +211,8 @@ function jobFailure(job: KubeObject): string | null {
 
 /** Once desired_action is gone or a run starts, a later wait is news again. */
 function forgetWaits(ctx: Ctx, host: string, after: Step[]): void {
-  const prefix = `dev:${host}:waits:`;
   for (const k of ctx.world.noted) {
-    if (k.startsWith(prefix)) return void after.push({ to: 'notes', op: 'forget', prefix });
+    if (isWaitOf(k, host)) return void after.push({ to: 'notes', op: 'forget', waitsOf: host });
   }
 }
 
@@ -247,8 +252,9 @@ function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | unde
  * follows the code: the run starts in HookOS as it is only when the machine's latest boot still
  * waits there holding an intake's code, which the run then takes; otherwise Rufio power-cycles
  * the machine, or a person must, so that its next boot attests for this run and gets the code.
+ * Its kube writes go to `writes`, which the caller makes after the Hardware the Workflow names.
  */
-function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[], after: Step[]): { run: WorkflowView; boot: string } | undefined {
+function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[], writes: Step[], after: Step[]): { run: WorkflowView; boot: string } | undefined {
   const { world, cfg } = ctx;
   const host = device.hostname;
   const cls = device.className ? world.classes.get(device.className) : undefined;
@@ -256,7 +262,7 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[]
   const why = blockers(ctx, device, kind, cls, wf.spec!.hardwareMap as Record<string, string>);
   if (why.lacks.length || why.cabling) {
     const message = why.lacks.length ? lacksLine(host, why.lacks) : why.cabling!;
-    journal({ ...ctx, steps: after }, device, 'warning', message, `dev:${host}:waits:${kind}:${message}`);
+    journal({ ...ctx, steps: after }, device, 'warning', message, { host, event: 'waits', detail: `${kind}:${message}` });
     return undefined;
   }
   const code = world.codes.get(device.id);
@@ -270,11 +276,11 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[]
   // state"), so the new run would never start. The device's ended runs go first (their outcome is
   // journaled), with their Jobs.
   for (const old of ended) {
-    ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Workflow', name: old.name });
+    writes.push({ to: 'kube', op: 'delete', kind: 'Workflow', name: old.name });
     const job = ctx.jobs.get(old.name);
-    if (job && isOwned(job)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Job', name: old.name });
+    if (job && isOwned(job)) writes.push({ to: 'kube', op: 'delete', kind: 'Job', name: old.name });
   }
-  ctx.steps.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
+  writes.push({ to: 'kube', op: 'create', kind: 'Workflow', object: wf });
   // Journaled before it is recorded: a fleetd killed in between adopts the run at its restart and
   // would otherwise never say it started (the note keeps the adoption from saying it twice).
   started({ ...ctx, steps: after }, device, wf.metadata.name, boot);
@@ -291,19 +297,19 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[]
 function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
   const host = device.hostname;
   const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
-  if (run.kind === 'provision' && run.state === 'success' && attestedAt > (run.endedAt ?? run.created) && !ctx.world.noted.has(`wf:${run.name}:hookos-after`)) {
+  if (run.kind === 'provision' && run.state === 'success' && attestedAt > (run.endedAt ?? run.created) && !ctx.world.noted.has(noteKey({ run: run.name, event: 'hookos-after' }))) {
     // The install succeeded, yet the machine netbooted HookOS again instead of its disk (PXE first in its boot order).
     journal(
       ctx,
       device,
       'warning',
       `${host}: the node booted HookOS and attested after Workflow ${run.name} succeeded, instead of booting its disk; its config stays unread. Fix its boot order so the disk comes before PXE, then set desired_action to provision`,
-      `wf:${run.name}:hookos-after`,
+      { run: run.name, event: 'hookos-after' },
     );
     ctx.steps.push({ to: 'metric', op: 'bootedHookOSAfterInstall', node: host });
   }
-  const note = `wf:${run.name}:ended`;
-  if (ctx.world.noted.has(note)) return;
+  const note: Note = { run: run.name, event: 'ended' };
+  if (ctx.world.noted.has(noteKey(note))) return;
   if (run.state === 'success') {
     if (run.kind !== 'retire') return journal(ctx, device, 'success', `${host}: Workflow ${run.name} succeeded`, note);
     // The agent holds no credential: only the BMC's word that the machine is off confirms the retirement.
@@ -344,7 +350,7 @@ function converge(ctx: Ctx, device: Device, kind: 'Hardware' | 'Machine', desire
   const actual = (kind === 'Hardware' ? ctx.hardware : ctx.machines).get(desired.metadata.name);
   if (!actual) return void ctx.steps.push({ to: 'kube', op: 'create', kind, object: desired });
   if (!isOwned(actual)) {
-    return journal({ ...ctx, steps: after }, device, 'warning', `${device.hostname}: a ${kind} ${desired.metadata.name} that fleetd does not own exists; fleetd leaves it alone`, `dev:${device.hostname}:foreign:${kind}`);
+    return journal({ ...ctx, steps: after }, device, 'warning', `${device.hostname}: a ${kind} ${desired.metadata.name} that fleetd does not own exists; fleetd leaves it alone`, { host: device.hostname, event: 'foreign', detail: kind });
   }
   if (holds(actual.spec, desired.spec) && holds(actual.metadata.labels, desired.metadata.labels)) return;
   ctx.steps.push({

@@ -5,6 +5,7 @@ import { KubeError, type Kube } from '../kube/client.js';
 import type { LocalStore } from '../state/local-store.js';
 import { applyPlan } from './apply.js';
 import { plan, type ReconcileConfig, type World } from './plan.js';
+import { noteSubject } from './notes.js';
 
 export interface PassResult {
   writes: number;
@@ -116,8 +117,8 @@ export class Reconciler {
     const hosts = new Set(world.devices.map((d) => d.hostname));
     if (world.devices.length === 0) return;
     this.store.forgetNotes((k) => {
-      const [scope, id] = k.split(':');
-      return scope === 'wf' ? runs.has(id ?? '') : scope === 'dev' ? hosts.has(id ?? '') : true;
+      const about = noteSubject(k);
+      return about === null || ('run' in about ? runs.has(about.run) : hosts.has(about.host));
     });
   }
 }

@@ -51,7 +51,9 @@ export class TinkServer {
     for (const wf of workflows) {
       const status = wf.status ?? initialStatus();
       let next: WorkflowStatus | null = null;
-      if (!status.state && status.templateRendering !== 'failed') next = await this.render(wf, status, now);
+      // A new Workflow is rendered at every pass until it renders, as Tinkerbell's controller
+      // requeues one it could not (its Hardware not there yet, say).
+      if (!status.state) next = await this.render(wf, status, now);
       else if (status.state === 'RUNNING') next = controllerRunning(status, now);
       else if (status.state === 'POST') next = controllerPost(status);
       if (next && JSON.stringify(next) !== JSON.stringify(status)) await this.write(wf, next).catch(() => undefined);
