@@ -41,7 +41,7 @@ const target: Target = {
     if (!schema) return;
     let body: unknown;
     try {
-      body = checkValue(schema, msg.body, 'fuzz-invalid', msg.schema as string);
+      body = checkValue(schema, msg.body, 'bad-request', msg.schema as string);
     } catch (err) {
       typedOnly(err);
       return;

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '../error-codes.js';
 import { ParseError } from '../errors.js';
 
 /**
@@ -12,7 +13,7 @@ export class ByteReader {
   constructor(
     readonly buf: Uint8Array,
     /** Stable error code for everything this reader rejects, e.g. `tpm-malformed`. */
-    readonly code: string,
+    readonly code: ErrorCode,
     /** What is being read, for messages: "TPM response", "event log". */
     readonly what: string,
   ) {

@@ -1,11 +1,12 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import type { ErrorCode } from '../error-codes.js';
 import { ParseError } from '../errors.js';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
 /** Checks `value` against a wire schema; refuses with `code` and the first offending path. */
-export function checkValue<T extends TSchema>(schema: T, value: unknown, code: string, what: string): Static<T> {
+export function checkValue<T extends TSchema>(schema: T, value: unknown, code: ErrorCode, what: string): Static<T> {
   let check = compiled.get(schema);
   if (!check) {
     check = TypeCompiler.Compile(schema);

@@ -38,7 +38,7 @@ describe('what each disk-image payload\'s seed holds', () => {
     const got = await fetch(env, await issue(env), 'seed');
     expect(got.status).toBe(200);
     expect(got.type).toBe('application/json');
-    const doc = checkValue(SeedDocument, JSON.parse(got.body), 'seed-invalid', 'the seed');
+    const doc = checkValue(SeedDocument, JSON.parse(got.body), 'verifier-answer-invalid', 'the seed');
     const published = JSON.parse(await readFile(new URL('../../images/first-boot/fleet-seed.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
     expect(published).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(SeedDocument)) });
     const data = (SETTINGS.classes[cls] as { data?: Record<string, unknown> }).data ?? {};
@@ -157,7 +157,7 @@ describe('the first boot\'s reference fetch, against fleetd', () => {
     const esp = await installedEsp(env, code);
     const r = await firstBoot(env, esp);
     expect(r).toEqual({ code: 0, stderr: 'fleet-seed: seed written to ' + join(env.dir, 'seed.json') + ' for node-1\n' });
-    expect(checkValue(SeedDocument, JSON.parse(await readFile(join(env.dir, 'seed.json'), 'utf8')), 'seed-invalid', 'the seed')).toMatchObject({ hostname: 'node-1', nodeUuid: UUID });
+    expect(checkValue(SeedDocument, JSON.parse(await readFile(join(env.dir, 'seed.json'), 'utf8')), 'verifier-answer-invalid', 'the seed')).toMatchObject({ hostname: 'node-1', nodeUuid: UUID });
     expect((await stat(join(env.dir, 'seed.json'))).mode & 0o777).toBe(0o600);
     await expect(stat(join(esp, 'fleet-seed.json'))).rejects.toThrow();
     expect(r.stderr).not.toContain(code);

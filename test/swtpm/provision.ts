@@ -10,7 +10,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FleetError } from '../../shared/errors.js';
 import { EK_INDEX } from '../../shared/tpm/constants.js';
 import { atExit } from './exit.js';
 import { startSwtpm } from './swtpm.js';
@@ -82,7 +81,7 @@ export async function provisionTpm(dir: string, opts: ProvisionOptions = {}): Pr
     await t(['createek', '-G', 'ecc', '-c', persistEks ? hex(EK_INDEX.ecc.persistent) : 'ek-ecc.ctx', '-u', 'ek-ecc.pem', '-f', 'pem']);
     await t(['flushcontext', '-t']);
     const jwk = createPublicKey(await readFile(join(work, 'ek-ecc.pem'))).export({ format: 'jwk' });
-    if (jwk.crv !== 'P-256' || !jwk.x || !jwk.y) throw new FleetError('provision-failed', `ECC EK is not P-256: ${jwk.crv}`);
+    if (jwk.crv !== 'P-256' || !jwk.x || !jwk.y) throw new Error(`ECC EK is not P-256: ${jwk.crv}`);
     const point = `x=${b64urlToHex(jwk.x)},y=${b64urlToHex(jwk.y)},id=secp256r1`;
     await run('swtpm_localca', [
       '--type', 'ek', '--ek', point, '--dir', work, ...LOCALCA_TPM_ARGS,
@@ -187,7 +186,7 @@ function b64urlToHex(s: string): string {
 function run(cmd: string, args: string[]): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     execFile(cmd, args, { timeout: 60_000 }, (err, stdout, stderr) => {
-      if (err) reject(new FleetError('provision-failed', `${cmd} ${args.join(' ')}: ${err.message}\n${stderr}${stdout}`));
+      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stderr}${stdout}`));
       else resolvePromise();
     });
   });

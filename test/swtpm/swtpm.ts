@@ -8,7 +8,6 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FleetError } from '../../shared/errors.js';
 import { atExit } from './exit.js';
 
 export interface StartSwtpmOptions {
@@ -88,14 +87,14 @@ export async function startSwtpm(stateDir: string, opts: StartSwtpmOptions = {})
     return stopping;
   };
 
-  const failure = (why: string): FleetError => {
+  const failure = (why: string): Error => {
     let log = '';
     try {
       log = readFileSync(logPath, 'utf8').trim();
     } catch {
       // The dir may already be gone; the reason alone still says what failed.
     }
-    return new FleetError('swtpm-start-failed', `swtpm on ${absState}: ${why}${log ? `\n${log}` : ''}`);
+    return new Error(`swtpm on ${absState}: ${why}${log ? `\n${log}` : ''}`);
   };
 
   const deadline = Date.now() + startTimeoutMs;

@@ -3,7 +3,6 @@
  * TCTI `swtpm:path=<socket>` and opens `<socket>.ctrl` beside it for the control channel.
  */
 import { execFile } from 'node:child_process';
-import { FleetError } from '../../shared/errors.js';
 
 export interface Tpm2Output {
   stdout: string;
@@ -21,8 +20,8 @@ export interface Tpm2Options {
 
 /**
  * `tpm2(sock, ['createek', '-G', 'rsa', ...])` runs `tpm2 createek -G rsa ...` (the tpm2-tools
- * multiplexer; `tpm2_createek` is a link to it). Throws `FleetError('tpm2-tools-failed')` with
- * the tool's stderr when it exits non-zero. `-T none` in `args` still wins over the TCTI set here.
+ * multiplexer; `tpm2_createek` is a link to it). Throws an Error with the tool's stderr when it
+ * exits non-zero. `-T none` in `args` still wins over the TCTI set here.
  */
 export function tpm2(socketPath: string, args: string[], opts: Tpm2Options = {}): Promise<Tpm2Output> {
   return new Promise((resolvePromise, reject) => {
@@ -43,7 +42,7 @@ export function tpm2(socketPath: string, args: string[], opts: Tpm2Options = {})
             ? `killed (${err.signal ?? 'timeout'})`
             : typeof err.code === 'number' ? `exit ${err.code}` : err.message;
           reject(
-            new FleetError('tpm2-tools-failed', `tpm2 ${args.join(' ')}: ${how}\n${errText.trim()}`, { cause: err }),
+            new Error(`tpm2 ${args.join(' ')}: ${how}\n${errText.trim()}`, { cause: err }),
           );
           return;
         }

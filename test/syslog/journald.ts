@@ -10,7 +10,6 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { FleetError } from '../../shared/errors.js';
 import { atExit } from '../swtpm/exit.js';
 
 const JOURNALD = '/lib/systemd/systemd-journald';
@@ -89,7 +88,7 @@ export async function startPrivateJournald(startTimeoutMs = 10_000): Promise<Pri
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       const log = readFileSync(logPath, 'utf8').trim();
       await stop();
-      throw new FleetError('journald-start-failed', `private systemd-journald did not start: ${log || 'no output'}`);
+      throw new Error(`private systemd-journald did not start: ${log || 'no output'}`);
     }
     await new Promise((r) => setTimeout(r, 10));
   }

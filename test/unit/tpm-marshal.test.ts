@@ -158,7 +158,7 @@ describe('response codes', () => {
 
 describe('ByteReader', () => {
   it('refuses a TPM2B whose size runs past the end', () => {
-    const r = new ByteReader(hex('0010 0102'), 'x-malformed', 'thing');
+    const r = new ByteReader(hex('0010 0102'), 'tpm-malformed', 'thing');
     expect(() => r.tpm2b('field')).toThrow(/thing: field needs 16 bytes, 2 left/);
   });
 });

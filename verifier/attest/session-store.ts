@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { httpStatus } from '../../shared/error-codes.js';
 import { FleetError } from '../../shared/errors.js';
 import type { CheckedAk, ClaimedEk } from './keys.js';
 import { Refusal } from './refusal.js';
@@ -22,9 +23,9 @@ interface Slot {
   used: boolean;
 }
 
-/** A peer holds too many sessions: answered 429, and the agent tries again later. */
+/** A peer holds too many sessions: answered with the registry's status, and the agent tries again later. */
 export class TooManySessions extends FleetError {
-  readonly statusCode = 429;
+  readonly statusCode = httpStatus('too-many-sessions');
 }
 
 export interface SessionLimits {

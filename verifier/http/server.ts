@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import { httpStatus, type HttpErrorCode } from '../../shared/error-codes.js';
 import { FleetError } from '../../shared/errors.js';
 import { ErrorResponse, FinishRequest, FinishResponse, PATHS, StartAnswer, StartRequest } from '../../shared/wire/schemas.js';
 import type { AttestationService } from '../attest/service.js';
@@ -76,23 +77,29 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const may = metricsAccess(opts.metricsFrom ?? []);
     app.get('/metrics', async (req, reply) => {
       // Anyone else learns nothing, not even that the route exists.
-      if (!may(req.ip)) return reply.code(404).send({ error: 'not-found', message: 'no such route' });
+      if (!may(req.ip)) return answerError(reply, 'not-found', 'no such route');
       return reply.header('content-type', registry.contentType).send(await registry.metrics());
     });
   }
 
   // Fastify's own answer echoes the path and logs it; a near-miss of a document's path carries a code.
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ error: 'not-found', message: 'no such route' }));
+  app.setNotFoundHandler((_req, reply) => answerError(reply, 'not-found', 'no such route'));
   app.setErrorHandler((err: FastifyError, req, reply) => {
-    if (err.validation) return reply.code(400).send({ error: 'bad-request', message: `the request body is invalid: ${err.message}` });
+    if (err.validation) return answerError(reply, 'bad-request', `the request body is invalid: ${err.message}`);
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.code(err.statusCode).send({ error: err.code ?? 'bad-request', message: err.message });
+      // The error's own status and code: TooManySessions's (from the registry), or fastify's FST_ERR_*.
+      return reply.code(err.statusCode).send({ error: err.code ?? ('bad-request' satisfies HttpErrorCode), message: err.message });
     }
     req.log.error({ err }, 'request failed');
     opts.metrics?.errors.labels(req.routeOptions.url ?? 'unrouted').inc();
-    return reply.code(500).send({ error: 'internal', message: 'the verifier failed; read journalctl -u fleetd' });
+    return answerError(reply, 'internal', 'the verifier failed; read journalctl -u fleetd');
   });
   return app;
+}
+
+/** An error answer, with the status the registry gives its code. */
+function answerError(reply: FastifyReply, code: HttpErrorCode, message: string): FastifyReply {
+  return reply.code(httpStatus(code)).send({ error: code, message });
 }
 
 const CODE = /^[A-Za-z0-9_-]{43}$/;
@@ -127,12 +134,12 @@ export const DOC_PATHS: Record<DocKind, string> = { config: '/v1/config', seed: 
 function documentRoute(app: FastifyInstance, installs: Installs, kind: DocKind): void {
   app.get<{ Params: { code: string } }>(`${DOC_PATHS[kind]}/:code`, { logLevel: 'silent', exposeHeadRoute: false }, async (req, reply) => {
     reply.header('cache-control', 'no-store');
-    const none = { error: 'not-found', message: `fleetd holds no ${kind} for this code` };
-    if (!CODE.test(req.params.code)) return reply.code(404).send(none);
+    const none = () => answerError(reply, 'not-found', `fleetd holds no ${kind} for this code`);
+    if (!CODE.test(req.params.code)) return none();
     const from = peerAddress(req.ip);
     const answer = await installs.fetch(req.params.code, from, kind);
-    if (answer.status === 503) return reply.code(503).header('retry-after', '10').send({ error: 'unavailable', message: `fleetd cannot serve the ${kind} now; try again` });
-    if (answer.status !== 200) return reply.code(404).send(none);
+    if (answer.status === 503) return answerError(reply.header('retry-after', '10'), 'unavailable', `fleetd cannot serve the ${kind} now; try again`);
+    if (answer.status !== 200) return none();
     const socket = req.raw.socket;
     // Its ends now: Node forgets them once the socket is closed, and the kernel's record outlives it.
     const conn: Connection = {

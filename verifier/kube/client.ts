@@ -1,11 +1,15 @@
 import { ApiException, CoordinationV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, setHeaderOptions, type V1Lease } from '@kubernetes/client-node';
+import type { RegisteredCode } from '../../shared/error-codes.js';
 import { FleetError, errorMessage } from '../../shared/errors.js';
 import { KINDS, type Kind, type KubeObject } from '../reconcile/objects.js';
 
+export type KubeErrorCode = Extract<RegisteredCode, `kube-${string}`>;
+
 /** A failed API call: `code` says what to do (`kube-conflict` → read again and re-plan). */
 export class KubeError extends FleetError {
+  declare readonly code: KubeErrorCode;
   constructor(
-    code: string,
+    code: KubeErrorCode,
     message: string,
     readonly status?: number,
   ) {

@@ -1,27 +1,21 @@
+import type { RegisteredCode } from '../../shared/error-codes.js';
 import { FleetError } from '../../shared/errors.js';
 
+export type NetBoxErrorCode = Extract<RegisteredCode, `netbox-${string}`>;
+
 /**
- * Stable codes of the errors the NetBox client raises. A caller switches on `code`; the message is
- * for a person and never holds the token.
+ * The NetBox client's codes by name (shared/error-codes.ts says what each means). A caller switches
+ * on `code`; the message is for a person and never holds the token.
  */
 export const NETBOX_ERROR_CODES = {
-  /** 400: NetBox refused the request's content; `fieldErrors` holds what it said, per field. */
   badRequest: 'netbox-bad-request',
-  /** 401/403: NetBox refused the token (unknown, disabled, expired, read-only, or lacking a permission). */
   forbidden: 'netbox-forbidden',
-  /** 404: no such object (or no such endpoint). */
   notFound: 'netbox-not-found',
-  /** No answer: connection refused or reset, DNS failure, or no answer within the timeout. */
   unreachable: 'netbox-unreachable',
-  /** Anything else: 5xx after the retries, another 4xx, or an answer that is not NetBox's JSON. */
   error: 'netbox-error',
-  /** Refused before sending: a filter NetBox would silently ignore (returning every object), or a bad value. */
   filterRefused: 'netbox-filter-refused',
-  /** The client's own configuration (URL or token) is unusable. */
   configInvalid: 'netbox-config-invalid',
-} as const;
-
-export type NetBoxErrorCode = (typeof NETBOX_ERROR_CODES)[keyof typeof NETBOX_ERROR_CODES];
+} as const satisfies Record<string, NetBoxErrorCode>;
 
 /** What NetBox said about a refused request, flattened: `custom_fields.desired_action` → messages. */
 export type FieldErrors = Record<string, string[]>;

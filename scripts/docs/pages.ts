@@ -1,0 +1,5 @@
+import { errorsPage } from './errors-page.js';
+import type { DocPage } from './page.js';
+
+/** Every page npm run docs writes. */
+export const PAGES: readonly DocPage[] = [errorsPage];
