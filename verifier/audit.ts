@@ -5,9 +5,7 @@
  */
 export type AuditSink = (line: string) => void;
 
-export interface Audit {
-  (event: string, fields: Record<string, unknown>): void;
-}
+export type Audit = (event: string, fields: Record<string, unknown>) => void;
 
 export function createAudit(sink: AuditSink = (l) => process.stdout.write(`${l}\n`), now: () => Date = () => new Date()): Audit {
   return (event, fields) => sink(JSON.stringify({ audit: event, time: now().toISOString(), ...fields }));

@@ -131,7 +131,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
     throw err;
   });
   onListening(url);
-  let unwatch = () => undefined as void;
+  let unwatch = (): void => undefined;
   if (files && tls) {
     metrics.setCertificate(tls.notAfter);
     unwatch = watchTls(app.server as unknown as TlsServer, files, (notAfter) => metrics.setCertificate(notAfter), (message) => audit('fleet.tls', { outcome: 'kept', reason: message }));

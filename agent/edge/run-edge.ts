@@ -90,7 +90,7 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
   // The switch sends a frame about every 30 s: listen while the TPM makes its keys. The capture
   // starts once the first TPM command is out, so loading libpcap does not delay the TPM's work.
   const capture = new AbortController();
-  let startCapture = () => undefined as void;
+  let startCapture = (): void => undefined;
   const lldp = new Promise<void>((resolve) => (startCapture = resolve)).then(async () => {
     const r = await env.capture(nic.name, { timeoutMs: env.lldpWindowMs, signal: capture.signal });
     if (r.frame) say(`lldp: ${describeFrame(r.frame)}`);

@@ -12,13 +12,13 @@ afterEach(() => {
 describe('postJson', () => {
   it('sends nothing until `ready` settles', async () => {
     const arrivals: number[] = [];
-    const server = createServer((req, res) => {
+    const server = createServer((_req, res) => {
       arrivals.push(Date.now());
       res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"bad-request","message":"no"}');
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     closers.push(() => server.close());
-    let settle = () => undefined as void;
+    let settle = (): void => undefined;
     const ready = new Promise<void>((r) => (settle = r));
     const { port } = server.address() as { port: number };
     const answer = postJson({ baseUrl: `http://127.0.0.1:${port}`, ready }, '/v1/attest/start', {}, StartAnswer).catch((err: unknown) => err);

@@ -22,7 +22,7 @@ import { fleetCli } from '../fleet-cli.js';
 import { startFleetServe, type FleetServe } from '../fleet-serve.js';
 import { TERRAFORM } from '../inventory/netbox-fixture.js';
 import { classInputs } from '../install/talos-fixture.js';
-import { CrdServer } from '../kube/crd-server.js';
+import type { CrdServer } from '../kube/crd-server.js';
 import { FakeNetBox } from '../netbox/fake-netbox.js';
 import { renderWorkflow } from '../tinkerbell/render.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';

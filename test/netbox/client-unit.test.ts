@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NetBoxClient } from '../../verifier/netbox/client.js';
-import { describeFieldErrors, flattenFieldErrors, NetBoxError } from '../../verifier/netbox/errors.js';
+import { describeFieldErrors, flattenFieldErrors, type NetBoxError } from '../../verifier/netbox/errors.js';
 import { allowedFilters, buildFilterQuery, NETBOX_ENDPOINTS } from '../../verifier/netbox/filters.js';
 import { isConnectFailure, isRetryable, makeBackoff } from '../../verifier/netbox/retry.js';
 import { parseToken, REDACTED } from '../../verifier/netbox/token.js';

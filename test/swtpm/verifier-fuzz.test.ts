@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReport, finishRequest, startRequest } from '../../agent/attest/attest-once.js';
 import { AttestationKeys } from '../../agent/tpm/attestation-keys.js';
 import { checkValue } from '../../shared/wire/validate.js';
-import { FinishRequest, PATHS, StartRequest, type StartResponse } from '../../shared/wire/schemas.js';
+import { type FinishRequest, PATHS, StartRequest, type StartResponse } from '../../shared/wire/schemas.js';
 import { startSession } from '../../verifier/attest/challenge.js';
 import { checkEvidence } from '../../verifier/attest/evidence.js';
 import { Refusal } from '../../verifier/attest/refusal.js';

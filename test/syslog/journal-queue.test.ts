@@ -29,7 +29,9 @@ function rig(maxBytes = 1000) {
   const sink = new FakeSink();
   const counts = { written: 0, dropped: [] as DropReason[] };
   const queue = new JournalQueue(sink, { maxBytes, retryMs: 100, reconnectMs: 1000, onWritten: () => counts.written++, onDropped: (r) => counts.dropped.push(r) });
-  const push = (...s: string[]) => s.forEach((x) => queue.push(Buffer.from(x)));
+  const push = (...s: string[]) => {
+    for (const x of s) queue.push(Buffer.from(x));
+  };
   return { sink, counts, queue, push };
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParseError } from '../../shared/errors.js';
 import { decodeEvent, summarize } from '../../shared/eventlog/decode.js';
-import { EventLog } from '../../shared/eventlog/log.js';
+import type { EventLog } from '../../shared/eventlog/log.js';
 import { parseEventLog } from '../../shared/eventlog/parse.js';
 import { replay } from '../../shared/eventlog/replay.js';
 import { secureBootState } from '../../shared/eventlog/secureboot.js';

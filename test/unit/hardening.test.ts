@@ -71,7 +71,7 @@ describe('fleetd\'s state in SQLite', () => {
     dir = await mkdtemp(join(tmpdir(), 'state-'));
     const db = openDatabase(dir);
     const store = new LocalStore(db, 3);
-    ['a', 'b', 'c', 'd', 'b'].forEach((s, i) => store.recordClaim(claim(s, `2026-11-30T00:00:0${i}Z`)));
+    for (const [i, s] of ['a', 'b', 'c', 'd', 'b'].entries()) store.recordClaim(claim(s, `2026-11-30T00:00:0${i}Z`));
     expect(store.claim('a')).toBeNull();
     for (const s of ['b', 'c', 'd']) expect(store.claim(s)).not.toBeNull();
     expect(store.claim('b')?.at).toBe('2026-11-30T00:00:04Z');

@@ -61,7 +61,7 @@ const mutated = fc
     fixSize: fc.boolean(),
   })
   .map(({ base, flips, cut, extra, fixSize }) => {
-    let b = Buffer.concat([base.subarray(0, cut === undefined ? base.length : cut % (base.length + 1)), extra]);
+    const b = Buffer.concat([base.subarray(0, cut === undefined ? base.length : cut % (base.length + 1)), extra]);
     for (const f of flips) if (b.length) b[f.at % b.length]! ^= 1 << f.bit;
     // Keep the header's size honest half the time, so the fuzz reaches the parameter parsers.
     if (fixSize && b.length >= 10) b.writeUInt32BE(b.length, 2);

@@ -205,7 +205,7 @@ export class Installs {
       this.o.audit('fleet.config', { peer, node: held.hostname, document: kind, outcome: 'inventory-unavailable', reason: errorMessage(err) });
       return { status: 503, reason: 'the inventory does not answer' };
     }
-    if (!device || device.status !== 'planned') {
+    if (device?.status !== 'planned') {
       if (device) await this.journalOnce(device, sha256, `status-${device.status}`, `the node asked for its ${what} while the device is ${device.status}; fleetd serves it only to a planned device`);
       return { status: 404, reason: 'not planned' };
     }

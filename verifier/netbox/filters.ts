@@ -185,7 +185,7 @@ export function buildFilterQuery(endpoint: string, filters: NetBoxFilters = {}):
   const rules = WHITELIST[endpoint];
   const query = new URLSearchParams();
   for (const [name, raw] of Object.entries(filters)) {
-    const rule = Object.prototype.hasOwnProperty.call(rules, name) ? rules[name] : undefined;
+    const rule = Object.hasOwn(rules, name) ? rules[name] : undefined;
     if (rule === undefined) {
       const trap = KNOWN_TRAPS[endpoint]?.[name] ?? RESERVED[name];
       const allowed = Object.keys(rules).join(', ');

@@ -11,7 +11,7 @@ export const AMT = { port: 16992, hostScheme: 'http' } as const;
 export function splitCidr(cidr: string): { ip: string; netmask: string } | null {
   const [ip, len] = cidr.split('/');
   const n = Number(len);
-  if (!ip || !ip.includes('.') || !Number.isInteger(n) || n < 0 || n > 32) return null;
+  if (!ip?.includes('.') || !Number.isInteger(n) || n < 0 || n > 32) return null;
   const mask = n === 0 ? 0 : (0xffffffff << (32 - n)) >>> 0;
   return { ip, netmask: [24, 16, 8, 0].map((s) => (mask >>> s) & 255).join('.') };
 }

@@ -110,7 +110,9 @@ export class LocalStore {
   forgetNotes(keep: (key: string) => boolean): void {
     const drop = [...this.noted()].filter((k) => !keep(k));
     const del = this.db.prepare('DELETE FROM notes WHERE key = ?');
-    this.db.transaction(() => drop.forEach((k) => del.run(k)))();
+    this.db.transaction(() => {
+      for (const k of drop) del.run(k);
+    })();
   }
 
   installCode(device: string): InstallCodeRecord | null {
