@@ -48,7 +48,7 @@ export async function main(args: string[], say: (line: string) => void = (l) => 
   }
   if (!o.url) throw new FleetError('usage', `--url is required\n${USAGE}`);
   const mac = o.mac?.toLowerCase() ?? (o.nic ? await readNicMac(o.nic) : undefined);
-  if (!mac) throw new FleetError('usage', 'give --mac or --nic: the boot NIC\'s MAC goes in the report');
+  if (!mac) throw new FleetError('usage', "give --mac or --nic: the boot NIC's MAC goes in the report");
   const tries = Number(o.tries);
   const delay = Number(o['retry-delay']);
   if (!Number.isInteger(tries) || tries < 1 || !(delay >= 0)) throw new FleetError('usage', '--tries must be a whole number ≥ 1 and --retry-delay ≥ 0');

@@ -114,10 +114,16 @@ export const suite: Suite = {
       const t = median(theirsMs);
       return [
         { name: 'attest_roundtrip_ms', value: o, unit: 'ms', note: `median of ${RUNS}: both EKs, HTTP, verifier checks` },
-        { name: 'attest_tpm_ms', value: median(tpmMs), unit: 'ms', note: 'of which inside TPM commands (median of the same runs): the TPM\'s own limit' },
+        { name: 'attest_tpm_ms', value: median(tpmMs), unit: 'ms', note: "of which inside TPM commands (median of the same runs): the TPM's own limit" },
         { name: 'tpm2_tools_attest_ms', value: t, unit: 'ms', note: `median of ${RUNS}: RSA EK only, no network` },
         { name: 'attest_roundtrip_ratio_vs_tpm2_tools', value: o / t, unit: 'x', goal: '≤ 0.75' },
-        { name: 'verifier_verifications_per_s', value: verifications, unit: '/s', goal: '≥ 2000', note: 'finish checks on one thread: secrets, quote signature, PCR digest, event log replay' },
+        {
+          name: 'verifier_verifications_per_s',
+          value: verifications,
+          unit: '/s',
+          goal: '≥ 2000',
+          note: 'finish checks on one thread: secrets, quote signature, PCR digest, event log replay',
+        },
         { name: 'verifier_challenges_per_s', value: challenges, unit: '/s', note: 'start on one thread: key checks, MakeCredential for RSA-2048 and P-256' },
       ];
     } finally {

@@ -50,7 +50,10 @@ async function cpuDuring<T>(fleetd: number, machines: StormMachine[], fn: () => 
   const before = { fleetd: await cpuMs(fleetd), swtpm: await swtpm(), agents: process.cpuUsage() };
   const result = await fn();
   const agents = process.cpuUsage(before.agents);
-  return { result, cpu: { fleetd: (await cpuMs(fleetd)) - before.fleetd, swtpm: (await swtpm()) - before.swtpm, agents: (agents.user + agents.system) / 1000 } };
+  return {
+    result,
+    cpu: { fleetd: (await cpuMs(fleetd)) - before.fleetd, swtpm: (await swtpm()) - before.swtpm, agents: (agents.user + agents.system) / 1000 },
+  };
 }
 
 /** One fresh fleetd for these machines: warmed by a few quiet attestations, then the flood, then the storm. */
@@ -96,16 +99,45 @@ function figures(n: number, r: Round, floodAddress: string): Figure[] {
   return [
     { name: `${p}_p50_ms`, value: median(ms), unit: 'ms', note: `verdict latency, ${n} machines at once, each its own swtpm and address` },
     { name: `${p}_p99_ms`, value: percentile(ms, 0.99), unit: 'ms', note: 'nearest rank: the slowest machine' },
-    { name: `${p}_verdicts_per_s`, value: got.length / (r.wallMs / 1000), unit: '/s', note: `${got.length} verdicts in ${(r.wallMs / 1000).toFixed(2)} s, first start to last verdict` },
-    { name: `${p}_lost`, value: lost.length, unit: 'machines', goal: '0', note: lost.length ? `no verdict (or none audited): ${lost.map((a) => `${a.address} ${a.error ?? a.verdict}`).join('; ')}` : 'every machine got its verdict, and fleetd audited each' },
+    {
+      name: `${p}_verdicts_per_s`,
+      value: got.length / (r.wallMs / 1000),
+      unit: '/s',
+      note: `${got.length} verdicts in ${(r.wallMs / 1000).toFixed(2)} s, first start to last verdict`,
+    },
+    {
+      name: `${p}_lost`,
+      value: lost.length,
+      unit: 'machines',
+      goal: '0',
+      note: lost.length
+        ? `no verdict (or none audited): ${lost.map((a) => `${a.address} ${a.error ?? a.verdict}`).join('; ')}`
+        : 'every machine got its verdict, and fleetd audited each',
+    },
     { name: `${p}_attested`, value: got.filter((a) => a.verdict === 'attested').length, unit: 'machines', goal: `${n}` },
     { name: `${p}_429s_to_machines`, value: to429.length, unit: 'answers', goal: '0' },
-    { name: `${p}_429s_over_share`, value: flood429, unit: 'answers', goal: `${FLOOD_STARTS - SHARE}`, note: `one peer's ${FLOOD_STARTS} starts against a share of ${SHARE}, just before the storm; 429s went to: ${peers429.join(', ') || 'none'}${floodOther.length ? `; other answers: ${floodOther.join(', ')}` : ''}` },
+    {
+      name: `${p}_429s_over_share`,
+      value: flood429,
+      unit: 'answers',
+      goal: `${FLOOD_STARTS - SHARE}`,
+      note: `one peer's ${FLOOD_STARTS} starts against a share of ${SHARE}, just before the storm; 429s went to: ${peers429.join(', ') || 'none'}${floodOther.length ? `; other answers: ${floodOther.join(', ')}` : ''}`,
+    },
     { name: `${p}_fleetd_peak_rss_mb`, value: r.peakRssMb, unit: 'MB', note: `VmHWM; ${r.idleRssMb.toFixed(0)} MB resident before the storm` },
     { name: `${p}_tpm_ms`, value: median(got.map((a) => a.tpmMs)), unit: 'ms', note: 'median time inside TPM commands per attestation, in the storm' },
     { name: `${p}_tpm_fraction`, value: median(got.map((a) => a.tpmMs / a.ms)), unit: 'x', note: 'median share of a round trip spent in TPM commands' },
-    { name: `${p}_fleetd_cpu_ms_per_verdict`, value: r.cpu.fleetd / got.length, unit: 'ms', note: "fleetd's CPU in the storm over its verdicts: what one core of the verifier spends on each" },
-    { name: `${p}_swtpm_cpu_ms_per_attestation`, value: r.cpu.swtpm / n, unit: 'ms', note: `the swtpm processes' CPU in the storm; the agents' (TLS, JSON, this process) ${(r.cpu.agents / n).toFixed(0)} ms` },
+    {
+      name: `${p}_fleetd_cpu_ms_per_verdict`,
+      value: r.cpu.fleetd / got.length,
+      unit: 'ms',
+      note: "fleetd's CPU in the storm over its verdicts: what one core of the verifier spends on each",
+    },
+    {
+      name: `${p}_swtpm_cpu_ms_per_attestation`,
+      value: r.cpu.swtpm / n,
+      unit: 'ms',
+      note: `the swtpm processes' CPU in the storm; the agents' (TLS, JSON, this process) ${(r.cpu.agents / n).toFixed(0)} ms`,
+    },
   ];
 }
 
@@ -119,7 +151,11 @@ export const suite: Suite = {
       await mkdir(join(dir, 'fleetd'));
       const fleetd = await prepareFleetd(join(dir, 'fleetd'));
       const keys = await AttestationKeys.open(machines[0]!.tpm);
-      const f: Flood = { address: '127.2.0.1', body: startRequest(keys, { ...machines[0]!.boot, serial: 'FLOOD', mac: '52:54:00:5e:ff:01' }), starts: FLOOD_STARTS };
+      const f: Flood = {
+        address: '127.2.0.1',
+        body: startRequest(keys, { ...machines[0]!.boot, serial: 'FLOOD', mac: '52:54:00:5e:ff:01' }),
+        starts: FLOOD_STARTS,
+      };
       await keys.close();
       const quiet: Attested[] = [];
       const out: Figure[] = [];
@@ -128,8 +164,13 @@ export const suite: Suite = {
         out.push(...figures(n, r, f.address));
       }
       return [
-        { name: 'boot_storm_quiet_roundtrip_ms', value: median(quiet.map((a) => a.ms)), unit: 'ms', note: `one machine at a time, median of ${QUIET_RUNS}: the floor under the storm's latency` },
-        { name: 'boot_storm_quiet_tpm_ms', value: median(quiet.map((a) => a.tpmMs)), unit: 'ms', note: 'its time inside TPM commands: the TPM\'s own limit' },
+        {
+          name: 'boot_storm_quiet_roundtrip_ms',
+          value: median(quiet.map((a) => a.ms)),
+          unit: 'ms',
+          note: `one machine at a time, median of ${QUIET_RUNS}: the floor under the storm's latency`,
+        },
+        { name: 'boot_storm_quiet_tpm_ms', value: median(quiet.map((a) => a.tpmMs)), unit: 'ms', note: "its time inside TPM commands: the TPM's own limit" },
         ...out,
       ];
     } finally {

@@ -25,10 +25,34 @@ export async function prepareFleetd(dir: string): Promise<Fleetd> {
   await symlink(NODE_MODULES, join(dir, 'node_modules'));
   const cert = join(dir, 'tls.crt');
   const key = join(dir, 'tls.key');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=fleetd',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { bundle, ca: await readFile(cert, 'utf8'), cert, key };
 }
 
 export function startFleetd(f: Fleetd, nodes: string, state: string): Promise<FleetServe> {
-  return startFleetServe(['--nodes', nodes, '--state', state, '--cert', f.cert, '--key', f.key, '--listen', '127.0.0.1:0', '--syslog-listen', 'off'], { bundle: f.bundle });
+  return startFleetServe(['--nodes', nodes, '--state', state, '--cert', f.cert, '--key', f.key, '--listen', '127.0.0.1:0', '--syslog-listen', 'off'], {
+    bundle: f.bundle,
+  });
 }

@@ -79,7 +79,14 @@ export const suite: Suite = {
       await writeWipedRecord(rig.io(), { bootId: rig.bootId, disk, serial: 'BENCH-DISK', at: new Date().toISOString() });
       const served = await serve(image);
       server = served.child;
-      const env = { OS: 'nixos-image', INSTALL_DISK: disk, IMAGE_URL: served.url, IMAGE_SHA256: await sha256OfFile(image), SEED_URL: 'https://fleet.example/seed', NODE: 'bench' };
+      const env = {
+        OS: 'nixos-image',
+        INSTALL_DISK: disk,
+        IMAGE_URL: served.url,
+        IMAGE_SHA256: await sha256OfFile(image),
+        SEED_URL: 'https://fleet.example/seed',
+        NODE: 'bench',
+      };
 
       const bytes = statSync(image).size;
       const action: number[] = [];
@@ -92,7 +99,9 @@ export const suite: Suite = {
         t = performance.now();
         const sum = execFileSync('sha256sum', [image], { encoding: 'utf8' }).split(' ')[0];
         execFileSync('dd', [`if=${image}`, `of=${disk}`, 'bs=4M', 'oflag=direct', 'conv=fsync'], { stdio: 'ignore' });
-        const back = execFileSync('sh', ['-c', 'dd if="$1" bs=4M count="$2" iflag=direct,count_bytes status=none | sha256sum', 'sh', disk, String(bytes)], { encoding: 'utf8' }).split(' ')[0];
+        const back = execFileSync('sh', ['-c', 'dd if="$1" bs=4M count="$2" iflag=direct,count_bytes status=none | sha256sum', 'sh', disk, String(bytes)], {
+          encoding: 'utf8',
+        }).split(' ')[0];
         baseline.push(performance.now() - t);
         if (back !== sum) throw new Error(`the baseline read back sha256 ${back}, not the image's ${sum}`);
       }
@@ -100,9 +109,20 @@ export const suite: Suite = {
       const a = median(action);
       const b = median(baseline);
       return [
-        { name: 'image_to_disk_ratio', value: b / a, unit: 'x', goal: '≥ 0.9', note: `throughput of image-to-disk / the same work by sha256sum and dd; median of ${ROUNDS} rounds` },
+        {
+          name: 'image_to_disk_ratio',
+          value: b / a,
+          unit: 'x',
+          goal: '≥ 0.9',
+          note: `throughput of image-to-disk / the same work by sha256sum and dd; median of ${ROUNDS} rounds`,
+        },
         { name: 'image_to_disk_mb_per_s', value: mbps(a), unit: 'MB/s', note: 'download into RAM, check, write, fsync, read back, seed' },
-        { name: 'sha256sum_dd_readback_mb_per_s', value: mbps(b), unit: 'MB/s', note: 'sha256sum <file> + dd bs=4M oflag=direct conv=fsync + dd iflag=direct | sha256sum' },
+        {
+          name: 'sha256sum_dd_readback_mb_per_s',
+          value: mbps(b),
+          unit: 'MB/s',
+          note: 'sha256sum <file> + dd bs=4M oflag=direct conv=fsync + dd iflag=direct | sha256sum',
+        },
       ];
     } finally {
       server?.kill();

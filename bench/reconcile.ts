@@ -45,7 +45,10 @@ async function realKube(n: number) {
 }
 
 /** A steady pass (nothing to change) over n devices: writes, API requests, and fleetd's CPU time. */
-async function steadyPass(n: number, api: (n: number) => Promise<Awaited<ReturnType<typeof fakeKube>>> = fakeKube): Promise<{ writes: number; cpuMs: number; requests: Record<string, number> }> {
+async function steadyPass(
+  n: number,
+  api: (n: number) => Promise<Awaited<ReturnType<typeof fakeKube>>> = fakeKube,
+): Promise<{ writes: number; cpuMs: number; requests: Record<string, number> }> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-bench-reconcile-'));
   const kube = await api(n);
   const db = openDatabase(join(dir, 'state'));
@@ -60,7 +63,12 @@ async function steadyPass(n: number, api: (n: number) => Promise<Awaited<ReturnT
       }
     })();
     await writeFile(join(dir, 'nodes.yaml'), stringify({ ...RIG_CATALOGUE, nodes }));
-    const parts = { kube: KubeClient.fromFile(kube.kubeconfig, 'tinkerbell'), inventory: new EmbeddedInventory(join(dir, 'nodes.yaml'), db), store: new LocalStore(db), classInputs: async () => null };
+    const parts = {
+      kube: KubeClient.fromFile(kube.kubeconfig, 'tinkerbell'),
+      inventory: new EmbeddedInventory(join(dir, 'nodes.yaml'), db),
+      store: new LocalStore(db),
+      classInputs: async () => null,
+    };
     const reconciler = new Reconciler(parts, {
       namespace: 'tinkerbell',
       hookosWaitS: 600,
@@ -91,19 +99,33 @@ async function steadyPass(n: number, api: (n: number) => Promise<Awaited<ReturnT
 }
 
 export const suite: Suite = {
-  title: 'reconcile: a steady pass over a converged fleet (fleetd\'s process only; the API server in another)',
+  title: "reconcile: a steady pass over a converged fleet (fleetd's process only; the API server in another)",
   async run(): Promise<Figure[]> {
     const small = await steadyPass(1000);
     const real = await steadyPass(1000, realKube);
     const large = await steadyPass(10_000);
-    const show = (r: Record<string, number>) => Object.entries(r).map(([k, v]) => `${k} ${v}`).join(', ');
+    const show = (r: Record<string, number>) =>
+      Object.entries(r)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ');
     return [
       { name: 'reconcile_1000_writes', value: small.writes, unit: 'writes', goal: '0', note: `over ${PASSES} passes` },
       { name: 'reconcile_1000_cpu_ms', value: small.cpuMs, unit: 'ms', goal: '< 200', note: `median of ${PASSES}; requests a pass: ${show(small.requests)}` },
       { name: 'reconcile_1000_requests', value: Object.values(small.requests).reduce((a, b) => a + b, 0), unit: 'requests' },
-      { name: 'reconcile_1000_real_api_writes', value: real.writes, unit: 'writes', goal: '0', note: 'against Kubernetes\' own CRD server with the real CRDs' },
-      { name: 'reconcile_1000_real_api_cpu_ms', value: real.cpuMs, unit: 'ms', goal: '< 200', note: `median of ${PASSES}, the same fleet on the real CRD server` },
-      { name: 'reconcile_1000_cpu_real_api_over_fake', value: real.cpuMs / small.cpuMs, unit: 'x', note: 'the same pass, side by side: what the real server\'s answers cost fleetd' },
+      { name: 'reconcile_1000_real_api_writes', value: real.writes, unit: 'writes', goal: '0', note: "against Kubernetes' own CRD server with the real CRDs" },
+      {
+        name: 'reconcile_1000_real_api_cpu_ms',
+        value: real.cpuMs,
+        unit: 'ms',
+        goal: '< 200',
+        note: `median of ${PASSES}, the same fleet on the real CRD server`,
+      },
+      {
+        name: 'reconcile_1000_cpu_real_api_over_fake',
+        value: real.cpuMs / small.cpuMs,
+        unit: 'x',
+        note: "the same pass, side by side: what the real server's answers cost fleetd",
+      },
       { name: 'reconcile_10000_writes', value: large.writes, unit: 'writes', goal: '0' },
       { name: 'reconcile_10000_cpu_ms', value: large.cpuMs, unit: 'ms', note: `median of ${PASSES}; requests a pass: ${show(large.requests)}` },
       { name: 'reconcile_cpu_growth_10000_vs_1000', value: large.cpuMs / small.cpuMs, unit: 'x', note: 'linear is 10' },

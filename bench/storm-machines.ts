@@ -49,11 +49,24 @@ export async function startMachines(dir: string, n: number): Promise<{ machines:
     machines[i] = {
       hostname: `storm-${String(k).padStart(4, '0')}`,
       address: `127.1.${k >> 8}.${k & 255}`,
-      boot: { serial, mac: `52:54:00:5e:${hex(k >> 8)}:${hex(k & 255)}`, bootId: `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`, uuid: null, eventLog, lldp: null },
+      boot: {
+        serial,
+        mac: `52:54:00:5e:${hex(k >> 8)}:${hex(k & 255)}`,
+        bootId: `00000000-0000-4000-8000-${String(k).padStart(12, '0')}`,
+        uuid: null,
+        eventLog,
+        lldp: null,
+      },
       tpm,
       clock,
       tpmPid: swtpm.pid,
-      entry: { model: 'm720q', class: 'worker', serial, approved_ek_rsa2048: ekHashOfCertificate(tpmState.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(tpmState.ekCertEccDer) },
+      entry: {
+        model: 'm720q',
+        class: 'worker',
+        serial,
+        approved_ek_rsa2048: ekHashOfCertificate(tpmState.ekCertRsaDer),
+        approved_ek_eccp256: ekHashOfCertificate(tpmState.ekCertEccDer),
+      },
     };
   };
   const stop = async () => {

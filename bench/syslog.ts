@@ -83,8 +83,20 @@ async function run(journald: PrivateJournald, program: string, rate: number | un
     const written = await value(metrics.syslogWritten);
     // journald may still be reading what its socket took.
     let inJournal = 0;
-    await waitUntil(async () => (inJournal = await distinctInJournal(journald, program)) >= written, 30_000, () => `the journal holds ${inJournal} of ${written} written`).catch(() => undefined);
-    return { sent: COUNT, sendMs, totalMs, inJournal, received: await value(metrics.syslogReceived), kernelDrops: receiver.kernelDrops(), queueDrops: await value(metrics.syslogDropped, 'queue-full') };
+    await waitUntil(
+      async () => (inJournal = await distinctInJournal(journald, program)) >= written,
+      30_000,
+      () => `the journal holds ${inJournal} of ${written} written`,
+    ).catch(() => undefined);
+    return {
+      sent: COUNT,
+      sendMs,
+      totalMs,
+      inJournal,
+      received: await value(metrics.syslogReceived),
+      kernelDrops: receiver.kernelDrops(),
+      queueDrops: await value(metrics.syslogDropped, 'queue-full'),
+    };
   } finally {
     await receiver.close();
   }

@@ -11,14 +11,26 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  serve: { summary: 'run the verifier: fleet serve --nodes FILE --state DIR [--listen HOST:PORT] [--cert F --key F]', load: () => import('./commands/serve.js') },
+  serve: {
+    summary: 'run the verifier: fleet serve --nodes FILE --state DIR [--listen HOST:PORT] [--cert F --key F]',
+    load: () => import('./commands/serve.js'),
+  },
   agent: { summary: 'attest this machine once: fleet agent --url URL [--tpm SPEC] [--ca FILE] ...', load: () => import('./commands/agent.js') },
   attest: { summary: 'print the EK binding lines of a waiting claim: fleet attest approve SERIAL --state DIR', load: () => import('./commands/attest.js') },
-  inventory: { summary: 'check a nodes file, show a device, set desired_action: fleet inventory check|show|action ...', load: () => import('./commands/inventory.js') },
-  'render-class-inputs': { summary: 'write each class\'s Talos inputs: fleet render-class-inputs --secrets FILE --settings FILE --out DIR', load: () => import('./commands/render-class-inputs.js') },
+  inventory: {
+    summary: 'check a nodes file, show a device, set desired_action: fleet inventory check|show|action ...',
+    load: () => import('./commands/inventory.js'),
+  },
+  'render-class-inputs': {
+    summary: "write each class's Talos inputs: fleet render-class-inputs --secrets FILE --settings FILE --out DIR",
+    load: () => import('./commands/render-class-inputs.js'),
+  },
   eventlog: { summary: 'decode a TCG event log and replay it: fleet eventlog [--json] FILE', load: () => import('./commands/eventlog.js') },
   lldp: { summary: 'decode the LLDP frames of a pcap or raw frame file: fleet lldp [--json] FILE', load: () => import('./commands/lldp.js') },
-  hookos: { summary: 'write the HookOS command line, iPXE menu and Hardware script: fleet hookos generate --config FILE --out DIR [--set NAME=VALUE]', load: () => import('./commands/hookos.js') },
+  hookos: {
+    summary: 'write the HookOS command line, iPXE menu and Hardware script: fleet hookos generate --config FILE --out DIR [--set NAME=VALUE]',
+    load: () => import('./commands/hookos.js'),
+  },
 };
 
 function usage(): string {

@@ -42,10 +42,32 @@ export interface BootConfig {
   menu_timeout_s: number;
 }
 
-const KEYS = ['fleet_attest_url', 'fleet_ntp_server', 'syslog_host', 'grpc_authority', 'tinkerbell_tls', 'tink_worker_image', 'console', 'extra', 'uki_url', 'menu_timeout_s'] as const satisfies ReadonlyArray<keyof BootConfig>;
+const KEYS = [
+  'fleet_attest_url',
+  'fleet_ntp_server',
+  'syslog_host',
+  'grpc_authority',
+  'tinkerbell_tls',
+  'tink_worker_image',
+  'console',
+  'extra',
+  'uki_url',
+  'menu_timeout_s',
+] as const satisfies ReadonlyArray<keyof BootConfig>;
 
 /** Parameters the generator writes itself: an `extra` entry may not set them a second time. */
-const WRITTEN = new Set(['fleet_attest_url', 'fleet_ntp_server', 'syslog_host', 'grpc_authority', 'tinkerbell_tls', 'tinkerbell_insecure_tls', 'tink_worker_image', 'console', 'worker_id', 'BOOTIF']);
+const WRITTEN = new Set([
+  'fleet_attest_url',
+  'fleet_ntp_server',
+  'syslog_host',
+  'grpc_authority',
+  'tinkerbell_tls',
+  'tinkerbell_insecure_tls',
+  'tink_worker_image',
+  'console',
+  'worker_id',
+  'BOOTIF',
+]);
 
 const fail = (message: string): never => {
   throw new FleetError('hookos-config', message);
@@ -68,7 +90,9 @@ function checkWord(key: string, value: string): void {
   ];
   for (const [re, what] of bad) {
     if (re.test(value)) {
-      fail(`${key}: ${JSON.stringify(value)} holds ${what}; a kernel command line value must be one word (the kernel and hook-bootkit split on spaces, iPXE expands $, reads quotes and backslashes, and separates commands with ; & |)`);
+      fail(
+        `${key}: ${JSON.stringify(value)} holds ${what}; a kernel command line value must be one word (the kernel and hook-bootkit split on spaces, iPXE expands $, reads quotes and backslashes, and separates commands with ; & |)`,
+      );
     }
   }
 }
@@ -128,9 +152,13 @@ function validate(c: BootConfig): BootConfig {
   for (const p of c.extra) {
     checkWord('extra', String(p));
     const key = String(p).split('=', 1)[0]!;
-    if (WRITTEN.has(key)) fail(`extra: ${String(p)} sets ${key}, which the generator writes itself${KEYS.includes(key as keyof BootConfig) ? `; set it with its own field ${key}` : ''}`);
+    if (WRITTEN.has(key))
+      fail(
+        `extra: ${String(p)} sets ${key}, which the generator writes itself${KEYS.includes(key as keyof BootConfig) ? `; set it with its own field ${key}` : ''}`,
+      );
   }
-  if (!Number.isInteger(c.menu_timeout_s) || c.menu_timeout_s < 0 || c.menu_timeout_s > 600) fail('menu_timeout_s must be a whole number of seconds from 0 to 600');
+  if (!Number.isInteger(c.menu_timeout_s) || c.menu_timeout_s < 0 || c.menu_timeout_s > 600)
+    fail('menu_timeout_s must be a whole number of seconds from 0 to 600');
   return c;
 }
 

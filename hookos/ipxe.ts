@@ -50,7 +50,7 @@ export function menuScript(c: BootConfig, cmdline: string): string {
     ...header('The netboot menu'),
     'menu fleet netboot: HookOS attests this machine, then waits for work',
     'item hookos Boot HookOS',
-    'item next Leave iPXE for the firmware\'s next boot device',
+    "item next Leave iPXE for the firmware's next boot device",
     // Esc, or a choice that fails, boots HookOS too: the default is the only way on.
     `choose --default hookos --timeout ${c.menu_timeout_s * 1000} target || goto hookos`,
     'goto ${target}',

@@ -13,8 +13,14 @@ const REPO = fileURLToPath(new URL('../', import.meta.url));
 export function demoMachine(): number {
   const deps = spawnSync(process.execPath, ['scripts/ensure-deps.mjs', '--e2e'], { cwd: REPO, stdio: 'inherit' });
   if (deps.status !== 0) return deps.status ?? 1;
-  const vitest = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/e2e/vitest.config.ts', 'test/e2e/runbook-plug-in.test.ts'], {
-    cwd: REPO, stdio: 'inherit', env: { ...process.env, FLEET_DEMO: '1' },
-  });
+  const vitest = spawnSync(
+    process.execPath,
+    ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/e2e/vitest.config.ts', 'test/e2e/runbook-plug-in.test.ts'],
+    {
+      cwd: REPO,
+      stdio: 'inherit',
+      env: { ...process.env, FLEET_DEMO: '1' },
+    },
+  );
   return vitest.status ?? 1;
 }

@@ -88,16 +88,50 @@ function fetchConfig(url: string, caPath: string): Promise<{ status: number; bod
 function makeTls(dir: string): { ca: string; cert: string; key: string } {
   const p = (f: string) => join(dir, f);
   const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore' });
-  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '1', '-subj', '/CN=fleet demo CA');
+  ossl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    p('ca.key'),
+    '-out',
+    p('ca.pem'),
+    '-days',
+    '1',
+    '-subj',
+    '/CN=fleet demo CA',
+  );
   ossl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', '/CN=fleetd');
   writeFileSync(p('san.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  ossl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('server.pem'), '-days', '1', '-extfile', p('san.ext'));
+  ossl(
+    'x509',
+    '-req',
+    '-in',
+    p('server.csr'),
+    '-CA',
+    p('ca.pem'),
+    '-CAkey',
+    p('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    p('server.pem'),
+    '-days',
+    '1',
+    '-extfile',
+    p('san.ext'),
+  );
   return { ca: p('ca.pem'), cert: p('server.pem'), key: p('server.key') };
 }
 
 /** The EK hash the way an operator computes it from a receiving scan of the EK certificate. */
 function opensslEkHash(certDer: string): string {
-  const out = execFileSync('sh', ['-c', 'openssl x509 -inform DER -in "$1" -noout -pubkey | openssl pkey -pubin -outform DER | sha256sum', 'sh', certDer], { encoding: 'utf8' });
+  const out = execFileSync('sh', ['-c', 'openssl x509 -inform DER -in "$1" -noout -pubkey | openssl pkey -pubin -outform DER | sha256sum', 'sh', certDer], {
+    encoding: 'utf8',
+  });
   return out.split(' ')[0]!;
 }
 
@@ -118,7 +152,9 @@ async function startVerifier(args: string[], audit: string[]): Promise<{ url: st
 
 function auditSummary(line: string): string {
   const a = JSON.parse(line) as Record<string, unknown>;
-  const keep = ['serial', 'node', 'outcome', 'verdict', 'issued', 'reason', 'secureBoot'].filter((k) => a[k] !== undefined).map((k) => `${k}=${JSON.stringify(a[k])}`);
+  const keep = ['serial', 'node', 'outcome', 'verdict', 'issued', 'reason', 'secureBoot']
+    .filter((k) => a[k] !== undefined)
+    .map((k) => `${k}=${JSON.stringify(a[k])}`);
   return `${a.audit as string} ${keep.join(' ')}`;
 }
 
@@ -130,7 +166,11 @@ async function main(): Promise<number> {
     console.log(bold('fleet demo: a machine proves who it is before anything may wipe and install it'));
     await buildAll();
 
-    step(1, 'A machine with a TPM', 'swtpm plays the machine\'s TPM 2.0. Like a PC\'s, it holds an RSA-2048 and an ECC P-256\nendorsement key (EK) with certificates from its maker (here a private CA in a temp dir).');
+    step(
+      1,
+      'A machine with a TPM',
+      "swtpm plays the machine's TPM 2.0. Like a PC's, it holds an RSA-2048 and an ECC P-256\nendorsement key (EK) with certificates from its maker (here a private CA in a temp dir).",
+    );
     const tpmState = await provisionTpm(join(dir, 'machine-tpm'));
     const certs = { rsa2048: join(dir, 'ek-rsa2048.der'), eccp256: join(dir, 'ek-eccp256.der') };
     await writeFile(certs.rsa2048, tpmState.ekCertRsaDer);
@@ -145,12 +185,23 @@ async function main(): Promise<number> {
     await writeFile(bootIdPath, `${randomUUID()}\n`);
     show([`serial ${SERIAL}, boot NIC ${MAC}`, `firmware booted with Secure Boot on: ${eventLog.length} bytes of TCG event log, PCRs extended`]);
 
-    step(2, 'The verifier (fleetd)', 'It serves HTTPS on loopback with a certificate from its own CA; the agent trusts only that CA.\nIts inventory is the lab\'s nodes file (models, classes, nodes; checked with fleet inventory check)\nand its own SQLite state. The node is declared with its port, disk and class, but no EK of it is\napproved yet. Auto-provision is on: a planned worker that attests is installed.');
+    step(
+      2,
+      'The verifier (fleetd)',
+      "It serves HTTPS on loopback with a certificate from its own CA; the agent trusts only that CA.\nIts inventory is the lab's nodes file (models, classes, nodes; checked with fleet inventory check)\nand its own SQLite state. The node is declared with its port, disk and class, but no EK of it is\napproved yet. Auto-provision is on: a planned worker that attests is installed.",
+    );
     const tls = makeTls(dir);
     const nodesPath = join(dir, 'nodes.yaml');
     const stateDir = join(dir, 'state');
     const entry: Record<string, unknown> = {
-      model: 'm720q', serial: SERIAL, class: 'worker', switch_port: PORT, address: '10.0.1.11/24', bmc_type: 'amt', disk: '/dev/nvme0n1', disk_serial: 'S4EVNF0M123456',
+      model: 'm720q',
+      serial: SERIAL,
+      class: 'worker',
+      switch_port: PORT,
+      address: '10.0.1.11/24',
+      bmc_type: 'amt',
+      disk: '/dev/nvme0n1',
+      disk_serial: 'S4EVNF0M123456',
     };
     const writeNodes = () => writeFile(nodesPath, stringify({ ...CATALOGUE, nodes: { 'demo-node-1': entry } }));
     await writeNodes();
@@ -162,11 +213,31 @@ async function main(): Promise<number> {
     const classInputs = join(dir, 'class-inputs');
     await writeFile(secretsPath, stringify(await talosSecrets(join(dir, 'talos-ca'))));
     await writeFile(settingsPath, stringify({ ...SETTINGS, classes: { worker: SETTINGS.classes.worker } }));
-    show((await run(process.execPath, ['dist/fleet.mjs', 'render-class-inputs', '--secrets', secretsPath, '--settings', settingsPath, '--out', classInputs])).lines.map((l) => l.replace(dir, '$TMP')));
+    show(
+      (
+        await run(process.execPath, ['dist/fleet.mjs', 'render-class-inputs', '--secrets', secretsPath, '--settings', settingsPath, '--out', classInputs])
+      ).lines.map((l) => l.replace(dir, '$TMP')),
+    );
     const port = await freePort();
     const configUrl = `https://127.0.0.1:${port}/v1/config`;
     const v = await startVerifier(
-      ['--nodes', nodesPath, '--state', stateDir, '--auto-provision', '--class-inputs', classInputs, '--config-url', configUrl, '--listen', `127.0.0.1:${port}`, '--cert', tls.cert, '--key', tls.key],
+      [
+        '--nodes',
+        nodesPath,
+        '--state',
+        stateDir,
+        '--auto-provision',
+        '--class-inputs',
+        classInputs,
+        '--config-url',
+        configUrl,
+        '--listen',
+        `127.0.0.1:${port}`,
+        '--cert',
+        tls.cert,
+        '--key',
+        tls.key,
+      ],
       audit,
     );
     verifier = v.child;
@@ -177,17 +248,44 @@ async function main(): Promise<number> {
     const installCode = join(dir, 'worker', 'fleet', 'install_code');
     const agent = () =>
       run(process.execPath, [
-        'dist/agent.mjs', '--url', v.url, '--ca', tls.ca, '--tpm', `unix:${swtpm!.socketPath}`, '--serial', SERIAL, '--mac', MAC,
-        '--event-log', eventLogPath, '--boot-id-file', bootIdPath, '--install-code', installCode, '--lldp-frame', lldpPath, '--tries', '1',
+        'dist/agent.mjs',
+        '--url',
+        v.url,
+        '--ca',
+        tls.ca,
+        '--tpm',
+        `unix:${swtpm!.socketPath}`,
+        '--serial',
+        SERIAL,
+        '--mac',
+        MAC,
+        '--event-log',
+        eventLogPath,
+        '--boot-id-file',
+        bootIdPath,
+        '--install-code',
+        installCode,
+        '--lldp-frame',
+        lldpPath,
+        '--tries',
+        '1',
       ]);
 
-    step(3, 'First boot: the agent attests', 'The agent creates the EKs and a fresh attestation key (AK) in the TPM and sends their public parts.\nThe verifier answers one credential per EK that only this TPM can unwrap, and a nonce. The agent\nunwraps both and sends them back with a TPM quote that signs the nonce, its report and the PCRs;\nthe verifier replays the event log against those PCRs. The TPM proved its EKs, but nobody has\napproved them for this serial, so the machine waits: nothing is written but the verdict.');
+    step(
+      3,
+      'First boot: the agent attests',
+      'The agent creates the EKs and a fresh attestation key (AK) in the TPM and sends their public parts.\nThe verifier answers one credential per EK that only this TPM can unwrap, and a nonce. The agent\nunwraps both and sends them back with a TPM quote that signs the nonce, its report and the PCRs;\nthe verifier replays the event log against those PCRs. The TPM proved its EKs, but nobody has\napproved them for this serial, so the machine waits: nothing is written but the verdict.',
+    );
     const first = await agent();
     show(first.lines);
     show((await takeAudit(audit, 1)).map(auditSummary), '   audit │ ');
     if (!first.lines.some((l) => l.startsWith('attest: FAILED pending-approval'))) throw new Error('the first attestation should wait for approval');
 
-    step(4, 'Approve the machine\'s EKs', 'An operator prints the waiting claim\'s lines and compares them with independent evidence, here\nthe EK certificates read at "receiving" and hashed with openssl (docs/protocol.md shows the command).');
+    step(
+      4,
+      "Approve the machine's EKs",
+      'An operator prints the waiting claim\'s lines and compares them with independent evidence, here\nthe EK certificates read at "receiving" and hashed with openssl (docs/protocol.md shows the command).',
+    );
     const approve = await run(process.execPath, ['dist/fleet.mjs', 'attest', 'approve', SERIAL, '--state', stateDir]);
     show(approve.lines);
     const lines = Object.fromEntries(approve.lines.filter((l) => l.startsWith('approved_ek_')).map((l) => l.split(': ') as [string, string]));
@@ -201,21 +299,40 @@ async function main(): Promise<number> {
     await writeNodes();
     show(['nodes file: the two approved_ek_* lines added to demo-node-1'], '   edit  │ ');
 
-    step(5, 'Next boot: admitted', 'The same exchange, and now the TPM proves every EK the entry approves, from the port its entry\ndeclares (the switch\'s LLDP frame). A planned worker is provisioned: the verifier answers a\none-time install code, keeps only its SHA-256, and sets desired_action. The agent writes the code\nwhere the Template\'s install action reads it, mode 0600.');
+    step(
+      5,
+      'Next boot: admitted',
+      "The same exchange, and now the TPM proves every EK the entry approves, from the port its entry\ndeclares (the switch's LLDP frame). A planned worker is provisioned: the verifier answers a\none-time install code, keeps only its SHA-256, and sets desired_action. The agent writes the code\nwhere the Template's install action reads it, mode 0600.",
+    );
     const second = await agent();
     show(second.lines);
     show((await takeAudit(audit, 2)).map(auditSummary), '   audit │ ');
     if (!second.lines.includes('attest: PASSED') || !second.lines.includes('install code written')) throw new Error('the second attestation should pass');
     const mode = ((await stat(installCode)).mode & 0o777).toString(8);
     const shown = await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'show', 'demo-node-1', '--nodes', nodesPath, '--state', stateDir]);
-    const d = JSON.parse(shown.lines.join('\n')) as { device: { verdict: string; mac: string; desiredAction: string }; journal: Array<{ kind: string; message: string }> };
-    show([`${installCode}: mode ${mode}`, `inventory: demo-node-1 verdict ${d.device.verdict}, MAC ${d.device.mac}, desired_action ${d.device.desiredAction}`], '   check │ ');
-    show(d.journal.map((j) => `${j.kind}: ${j.message}`), '   journal │ ');
+    const d = JSON.parse(shown.lines.join('\n')) as {
+      device: { verdict: string; mac: string; desiredAction: string };
+      journal: Array<{ kind: string; message: string }>;
+    };
+    show(
+      [`${installCode}: mode ${mode}`, `inventory: demo-node-1 verdict ${d.device.verdict}, MAC ${d.device.mac}, desired_action ${d.device.desiredAction}`],
+      '   check │ ',
+    );
+    show(
+      d.journal.map((j) => `${j.kind}: ${j.message}`),
+      '   journal │ ',
+    );
 
-    step(6, 'The installed node takes its config, once', 'After wipe-disk and install (the Template\'s actions), the node boots Talos, which fetches\ntalos.config=<config-url>/<code>. fleetd rendered that config at admission from the class inputs and\nthe node\'s values, holds it in memory only, and counts it served only once the node\'s kernel has\nacknowledged every byte; then the device turns active. A second fetch gets nothing, and the\njournal says so.');
+    step(
+      6,
+      'The installed node takes its config, once',
+      "After wipe-disk and install (the Template's actions), the node boots Talos, which fetches\ntalos.config=<config-url>/<code>. fleetd rendered that config at admission from the class inputs and\nthe node's values, holds it in memory only, and counts it served only once the node's kernel has\nacknowledged every byte; then the device turns active. A second fetch gets nothing, and the\njournal says so.",
+    );
     const code = (await readFile(installCode, 'utf8')).trim();
     const fetched = await fetchConfig(`${configUrl}/${code}`, tls.ca);
-    const cfg = parse(fetched.body) as { machine?: { type?: string; network?: { hostname?: string; interfaces?: Array<{ addresses?: string[] }> }; install?: { disk?: string } } };
+    const cfg = parse(fetched.body) as {
+      machine?: { type?: string; network?: { hostname?: string; interfaces?: Array<{ addresses?: string[] }> }; install?: { disk?: string } };
+    };
     show([
       `GET <config-url>/<code>: ${fetched.status}, ${fetched.body.length} bytes of Talos machine config`,
       `machine.type ${cfg.machine?.type}, hostname ${cfg.machine?.network?.hostname}, address ${cfg.machine?.network?.interfaces?.[0]?.addresses?.[0]}, install disk ${cfg.machine?.install?.disk}`,
@@ -223,13 +340,19 @@ async function main(): Promise<number> {
     await new Promise((r) => setTimeout(r, 300)); // the served-once bookkeeping follows the kernel's acknowledgement
     const again = await fetchConfig(`${configUrl}/${code}`, tls.ca);
     show([`GET it again: ${again.status}`]);
-    const after = JSON.parse((await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'show', 'demo-node-1', '--nodes', nodesPath, '--state', stateDir])).lines.join('\n')) as {
+    const after = JSON.parse(
+      (await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'show', 'demo-node-1', '--nodes', nodesPath, '--state', stateDir])).lines.join('\n'),
+    ) as {
       device: { status: string };
       journal: Array<{ kind: string; message: string }>;
     };
     show([`inventory: demo-node-1 is ${after.device.status}`], '   check │ ');
-    show(after.journal.slice(-2).map((j) => `${j.kind}: ${j.message}`), '   journal │ ');
-    if (fetched.status !== 200 || again.status !== 404 || after.device.status !== 'active') throw new Error('the config should be served once, and the device turn active');
+    show(
+      after.journal.slice(-2).map((j) => `${j.kind}: ${j.message}`),
+      '   journal │ ',
+    );
+    if (fetched.status !== 200 || again.status !== 404 || after.device.status !== 'active')
+      throw new Error('the config should be served once, and the device turn active');
 
     console.log(`\n${bold('Done.')} The machine proved its TPM, was admitted, received a code only it holds, and took its config once.`);
     return 0;

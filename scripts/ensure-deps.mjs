@@ -76,8 +76,12 @@ function ensureNpm() {
 function missingPackages(commands, files) {
   return [
     ...new Set([
-      ...Object.entries(commands).filter(([cmd]) => !onPath(cmd)).map(([, pkg]) => pkg),
-      ...Object.entries(files).filter(([file]) => !existsSync(file)).map(([, pkg]) => pkg),
+      ...Object.entries(commands)
+        .filter(([cmd]) => !onPath(cmd))
+        .map(([, pkg]) => pkg),
+      ...Object.entries(files)
+        .filter(([file]) => !existsSync(file))
+        .map(([, pkg]) => pkg),
     ]),
   ];
 }

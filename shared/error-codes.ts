@@ -18,16 +18,18 @@ export interface ErrorEntry {
 export const ERROR_CODES = {
   'action-refused': {
     raisedBy: ['actions'],
-    meaning: 'A Template action refused to go on; one whose line ends "nothing wiped" or "nothing written" refused before its first write. Fix what the line names and run the workflow again.',
+    meaning:
+      'A Template action refused to go on; one whose line ends "nothing wiped" or "nothing written" refused before its first write. Fix what the line names and run the workflow again.',
   },
   'bad-request': {
     raisedBy: ['verifier'],
     http: 400,
-    meaning: 'The request body does not match the wire schema: the agent and fleetd are of different versions, or the request is not an agent\'s.',
+    meaning: "The request body does not match the wire schema: the agent and fleetd are of different versions, or the request is not an agent's.",
   },
   'boot-facts': {
     raisedBy: ['agent'],
-    meaning: 'The agent cannot read a boot fact (the SMBIOS serial, the boot id, a NIC\'s MAC, the LLDP frame file, the event log): check the path the message names.',
+    meaning:
+      "The agent cannot read a boot fact (the SMBIOS serial, the boot id, a NIC's MAC, the LLDP frame file, the event log): check the path the message names.",
   },
   'boot-nic': {
     raisedBy: ['agent'],
@@ -35,11 +37,12 @@ export const ERROR_CODES = {
   },
   'class-inputs-invalid': {
     raisedBy: ['verifier'],
-    meaning: 'A class\'s deployed inputs (config.yaml, network.yaml, seed.yaml) are not what fleet render-class-inputs writes: render them again and deploy them.',
+    meaning:
+      "A class's deployed inputs (config.yaml, network.yaml, seed.yaml) are not what fleet render-class-inputs writes: render them again and deploy them.",
   },
   'class-inputs-missing': {
     raisedBy: ['verifier'],
-    meaning: 'A class\'s inputs are missing or incomplete, so its nodes get no install code: run fleet render-class-inputs and deploy them.',
+    meaning: "A class's inputs are missing or incomplete, so its nodes get no install code: run fleet render-class-inputs and deploy them.",
   },
   'ek-cert-invalid': {
     raisedBy: ['verifier'],
@@ -47,11 +50,13 @@ export const ERROR_CODES = {
   },
   'ek-unusable': {
     raisedBy: ['verifier'],
-    meaning: 'No credential can be made for a claimed EK (not a restricted decryption key, not AES-CFB, a hash or curve fleet lacks): fleetd refuses the attestation as ek-invalid.',
+    meaning:
+      'No credential can be made for a claimed EK (not a restricted decryption key, not AES-CFB, a hash or curve fleet lacks): fleetd refuses the attestation as ek-invalid.',
   },
   'eventlog-bank-unavailable': {
     raisedBy: ['verifier', 'cli'],
-    meaning: 'The event log cannot be replayed for the PCR bank asked for (it has no such bank, or an event lacks its digest): the log does not describe the SHA-256 PCRs.',
+    meaning:
+      'The event log cannot be replayed for the PCR bank asked for (it has no such bank, or an event lacks its digest): the log does not describe the SHA-256 PCRs.',
   },
   'eventlog-empty': {
     raisedBy: ['verifier', 'cli'],
@@ -63,7 +68,7 @@ export const ERROR_CODES = {
   },
   'eventlog-undecodable': {
     raisedBy: ['verifier', 'cli'],
-    meaning: 'An event\'s data does not decode as its event type says: the event is shown as undecodable, and the log still replays.',
+    meaning: "An event's data does not decode as its event type says: the event is shown as undecodable, and the log still replays.",
   },
   'eventlog-unreadable': {
     raisedBy: ['cli'],
@@ -71,7 +76,8 @@ export const ERROR_CODES = {
   },
   'gpt-malformed': {
     raisedBy: ['actions'],
-    meaning: 'A disk\'s (or an image\'s) GPT header or partition array has a bad size or checksum: the action fails; check that the disk or image is the one declared.',
+    meaning:
+      "A disk's (or an image's) GPT header or partition array has a bad size or checksum: the action fails; check that the disk or image is the one declared.",
   },
   'hookos-config': {
     raisedBy: ['cli'],
@@ -92,7 +98,7 @@ export const ERROR_CODES = {
   },
   'journal-unreachable': {
     raisedBy: ['verifier'],
-    meaning: 'fleet serve cannot reach journald\'s socket for HookOS\'s syslog: is systemd-journald running? --journal-socket names another socket.',
+    meaning: "fleet serve cannot reach journald's socket for HookOS's syslog: is systemd-journald running? --journal-socket names another socket.",
   },
   'kube-conflict': {
     raisedBy: ['verifier'],
@@ -104,7 +110,7 @@ export const ERROR_CODES = {
   },
   'kube-forbidden': {
     raisedBy: ['verifier'],
-    meaning: 'The Kubernetes API server refused fleetd\'s credentials (401, 403): check the kubeconfig\'s client certificate and its RBAC.',
+    meaning: "The Kubernetes API server refused fleetd's credentials (401, 403): check the kubeconfig's client certificate and its RBAC.",
   },
   'kube-not-found': {
     raisedBy: ['verifier'],
@@ -120,7 +126,7 @@ export const ERROR_CODES = {
   },
   'kube-unreachable': {
     raisedBy: ['verifier'],
-    meaning: 'No answer from the Kubernetes API server (connection, DNS, TLS): check the kubeconfig\'s server and the network.',
+    meaning: "No answer from the Kubernetes API server (connection, DNS, TLS): check the kubeconfig's server and the network.",
   },
   'lldp-capture-invalid': {
     raisedBy: ['agent', 'cli'],
@@ -144,7 +150,7 @@ export const ERROR_CODES = {
   },
   'netbox-bad-request': {
     raisedBy: ['verifier'],
-    meaning: 'NetBox refused a request\'s content (400), field by field: check that NetBox has the custom fields and choices fleet needs.',
+    meaning: "NetBox refused a request's content (400), field by field: check that NetBox has the custom fields and choices fleet needs.",
   },
   'netbox-config-invalid': {
     raisedBy: ['verifier'],
@@ -152,7 +158,7 @@ export const ERROR_CODES = {
   },
   'netbox-error': {
     raisedBy: ['verifier'],
-    meaning: 'NetBox failed (5xx after the retries, another 4xx) or answered something that is not its JSON: read NetBox\'s own logs.',
+    meaning: "NetBox failed (5xx after the retries, another 4xx) or answered something that is not its JSON: read NetBox's own logs.",
   },
   'netbox-filter-refused': {
     raisedBy: ['verifier'],
@@ -177,7 +183,8 @@ export const ERROR_CODES = {
   'not-found': {
     raisedBy: ['verifier', 'cli'],
     http: 404,
-    meaning: 'fleetd has no such route, or no config or seed for this install code (unknown, spent or expired); from fleet inventory show, no such node in the nodes file.',
+    meaning:
+      'fleetd has no such route, or no config or seed for this install code (unknown, spent or expired); from fleet inventory show, no such node in the nodes file.',
   },
   'quote-malformed': {
     raisedBy: ['agent', 'verifier'],
@@ -193,7 +200,7 @@ export const ERROR_CODES = {
   },
   'serial-malformed': {
     raisedBy: ['actions'],
-    meaning: 'A disk\'s serial holds unprintable bytes: the disk cannot be matched to the declared serial.',
+    meaning: "A disk's serial holds unprintable bytes: the disk cannot be matched to the declared serial.",
   },
   sntp: {
     raisedBy: ['agent'],
@@ -201,15 +208,17 @@ export const ERROR_CODES = {
   },
   'sntp-kiss-of-death': {
     raisedBy: ['agent'],
-    meaning: 'The NTP server answered kiss-o\'-death (stratum 0): the agent stops asking it.',
+    meaning: "The NTP server answered kiss-o'-death (stratum 0): the agent stops asking it.",
   },
   'state-unavailable': {
     raisedBy: ['verifier', 'cli'],
-    meaning: 'The state database in --state cannot be opened, or has a schema this fleet does not know: check the directory, and that fleet is not older than the database.',
+    meaning:
+      'The state database in --state cannot be opened, or has a schema this fleet does not know: check the directory, and that fleet is not older than the database.',
   },
   'syslog-listen': {
     raisedBy: ['verifier'],
-    meaning: 'fleet serve cannot receive syslog on the address given (in use, or a port below 1024 without the capability): give another --syslog-listen, or off.',
+    meaning:
+      'fleet serve cannot receive syslog on the address given (in use, or a port below 1024 without the capability): give another --syslog-listen, or off.',
   },
   'too-many-sessions': {
     raisedBy: ['verifier'],
@@ -222,7 +231,8 @@ export const ERROR_CODES = {
   },
   'tpm-malformed': {
     raisedBy: ['agent', 'verifier'],
-    meaning: 'A TPM response or structure (TPMT_PUBLIC) is truncated or lies about its sizes, or uses a name algorithm fleet lacks: a faulty TPM, or a damaged message.',
+    meaning:
+      'A TPM response or structure (TPMT_PUBLIC) is truncated or lies about its sizes, or uses a name algorithm fleet lacks: a faulty TPM, or a damaged message.',
   },
   'tpm-no-ek': {
     raisedBy: ['agent'],
@@ -255,11 +265,12 @@ export const ERROR_CODES = {
   },
   usage: {
     raisedBy: ['agent', 'verifier', 'cli'],
-    meaning: 'A command\'s arguments or options are wrong, contradict each other, or name a file that cannot be read (a kubeconfig, a NetBox token), or the agent\'s --url is plain HTTP off the machine: the message says which.',
+    meaning:
+      "A command's arguments or options are wrong, contradict each other, or name a file that cannot be read (a kubeconfig, a NetBox token), or the agent's --url is plain HTTP off the machine: the message says which.",
   },
   'verifier-answer-invalid': {
     raisedBy: ['agent'],
-    meaning: 'fleetd\'s answer does not match the wire schema: the agent and fleetd are of different versions.',
+    meaning: "fleetd's answer does not match the wire schema: the agent and fleetd are of different versions.",
   },
   'verifier-error': {
     raisedBy: ['agent'],
@@ -267,7 +278,7 @@ export const ERROR_CODES = {
   },
   'verifier-refused': {
     raisedBy: ['agent'],
-    meaning: 'fleetd refused the request (4xx): the message holds fleetd\'s reason.',
+    meaning: "fleetd refused the request (4xx): the message holds fleetd's reason.",
   },
   'verifier-unreachable': {
     raisedBy: ['agent'],
@@ -275,11 +286,11 @@ export const ERROR_CODES = {
   },
   'vpd-malformed': {
     raisedBy: ['actions'],
-    meaning: 'A disk\'s VPD page 0x80 (its serial) is truncated or another page: the disk cannot be matched to the declared serial.',
+    meaning: "A disk's VPD page 0x80 (its serial) is truncated or another page: the disk cannot be matched to the declared serial.",
   },
   'wwid-malformed': {
     raisedBy: ['actions'],
-    meaning: 'A disk\'s wwid is of no known form: the disk cannot be matched to the declared serial.',
+    meaning: "A disk's wwid is of no known form: the disk cannot be matched to the declared serial.",
   },
 } as const satisfies Record<string, ErrorEntry>;
 

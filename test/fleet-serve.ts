@@ -41,10 +41,12 @@ export async function startFleetServe(args: string[], opts: FleetServeOptions = 
   const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   const stdout: string[] = [];
   const lines: string[] = [];
-  createInterface({ input: child.stdout }).on('error', () => undefined).on('line', (l) => {
-    stdout.push(l);
-    lines.push(l);
-  });
+  createInterface({ input: child.stdout })
+    .on('error', () => undefined)
+    .on('line', (l) => {
+      stdout.push(l);
+      lines.push(l);
+    });
   const stop = async (): Promise<number | null> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     const hard = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -55,13 +57,18 @@ export async function startFleetServe(args: string[], opts: FleetServeOptions = 
   };
   try {
     const url = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stderr }).on('error', () => undefined).on('line', (l) => {
-        lines.push(l);
-        const m = /listening on (\S+)/.exec(l);
-        if (m) resolve(m[1]!);
-      });
+      createInterface({ input: child.stderr })
+        .on('error', () => undefined)
+        .on('line', (l) => {
+          lines.push(l);
+          const m = /listening on (\S+)/.exec(l);
+          if (m) resolve(m[1]!);
+        });
       void closed.then((code) => reject(new Error(`fleet serve exited ${code}:\n${lines.join('\n')}`)));
-      setTimeout(() => reject(new Error(`fleet serve did not listen within ${opts.startTimeoutMs ?? 30_000} ms:\n${lines.join('\n')}`)), opts.startTimeoutMs ?? 30_000).unref();
+      setTimeout(
+        () => reject(new Error(`fleet serve did not listen within ${opts.startTimeoutMs ?? 30_000} ms:\n${lines.join('\n')}`)),
+        opts.startTimeoutMs ?? 30_000,
+      ).unref();
     });
     const kill = async (): Promise<void> => {
       child.kill('SIGKILL');

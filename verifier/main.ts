@@ -119,7 +119,12 @@ export async function serve(args: string[], onListening: (url: string) => void =
   });
   const files = o.cert && o.key ? { certPath: o.cert, keyPath: o.key } : undefined;
   const tls = files ? loadTls(files) : undefined;
-  const metricsFrom = o['metrics-from'] ? o['metrics-from'].split(',').map((x) => x.trim()).filter(Boolean) : [];
+  const metricsFrom = o['metrics-from']
+    ? o['metrics-from']
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
   const app = buildServer({ service, installs, metrics, metricsFrom, ...(tls ? { tls } : {}), logger: { level: logLevel() } });
   const url = await listen(app, parseListenAddress(o.listen), !!tls);
   const urls = documentUrls(o, url);
@@ -134,7 +139,12 @@ export async function serve(args: string[], onListening: (url: string) => void =
   let unwatch = (): void => undefined;
   if (files && tls) {
     metrics.setCertificate(tls.notAfter);
-    unwatch = watchTls(app.server as unknown as TlsServer, files, (notAfter) => metrics.setCertificate(notAfter), (message) => audit('fleet.tls', { outcome: 'kept', reason: message }));
+    unwatch = watchTls(
+      app.server as unknown as TlsServer,
+      files,
+      (notAfter) => metrics.setCertificate(notAfter),
+      (message) => audit('fleet.tls', { outcome: 'kept', reason: message }),
+    );
   }
   await new Promise<void>((resolve) => {
     const stop = () => void app.close().then(() => resolve());
@@ -152,7 +162,8 @@ export async function serve(args: string[], onListening: (url: string) => void =
 /** FLEET_LOG_LEVEL: fastify's request log (pino levels); `warn` by default. Config paths are never logged. */
 function logLevel(): string {
   const level = process.env.FLEET_LOG_LEVEL ?? 'warn';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level)) throw new FleetError('usage', `FLEET_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (not ${level})`);
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(level))
+    throw new FleetError('usage', `FLEET_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (not ${level})`);
   return level;
 }
 
@@ -163,7 +174,10 @@ function seconds(v: string | undefined, name: string): number {
 }
 
 /** Where a run's node fetches its config or seed: as given, or under fleetd's own base URL. */
-function documentUrls(o: { 'base-url'?: string | undefined; 'config-url'?: string | undefined; 'seed-url'?: string | undefined }, listening: string): { configUrl?: string; seedUrl?: string } {
+function documentUrls(
+  o: { 'base-url'?: string | undefined; 'config-url'?: string | undefined; 'seed-url'?: string | undefined },
+  listening: string,
+): { configUrl?: string; seedUrl?: string } {
   const host = new URL(listening).hostname;
   const base = (o['base-url'] ?? (host === '0.0.0.0' || host === '[::]' ? undefined : listening))?.replace(/\/+$/, '');
   const configUrl = o['config-url'] ?? (base && `${base}${DOC_PATHS.config}`);
@@ -176,7 +190,8 @@ function passTiming(o: { 'reconcile-interval'?: string | undefined; 'lease-durat
   const intervalS = seconds(o['reconcile-interval'], 'reconcile-interval');
   const leaseS = seconds(o['lease-duration'], 'lease-duration');
   // The holder renews the Lease once a pass: a Lease shorter than the interval lapses between passes.
-  if (leaseS <= intervalS) throw new FleetError('usage', `--lease-duration (${leaseS} s) must be longer than --reconcile-interval (${intervalS} s): the holder renews it once a pass`);
+  if (leaseS <= intervalS)
+    throw new FleetError('usage', `--lease-duration (${leaseS} s) must be longer than --reconcile-interval (${intervalS} s): the holder renews it once a pass`);
   return { intervalS, leaseS };
 }
 
@@ -192,13 +207,16 @@ function startReconciler(
   audit: Audit,
   metrics: Metrics,
 ): Controller {
-  const reconciler = new Reconciler({ kube, inventory, store, metrics, classInputs: (c) => installs.classInputsProblem(c) }, {
-    namespace: kube.namespace,
-    hookosWaitS: seconds(o['hookos-wait'], 'hookos-wait'),
-    defaultGlobalTimeoutS: 3600,
-    corroborationS: 600,
-    ...urls,
-  });
+  const reconciler = new Reconciler(
+    { kube, inventory, store, metrics, classInputs: (c) => installs.classInputsProblem(c) },
+    {
+      namespace: kube.namespace,
+      hookosWaitS: seconds(o['hookos-wait'], 'hookos-wait'),
+      defaultGlobalTimeoutS: 3600,
+      corroborationS: 600,
+      ...urls,
+    },
+  );
   const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, 'fleetd', timing.leaseS);
   const controller = new Controller(reconciler, { intervalMs: timing.intervalS * 1000, lease, log: (l) => audit(String(l.event), l) });
   controller.start();

@@ -7,26 +7,77 @@ import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
  */
 export class Metrics {
   readonly registry = new Registry();
-  readonly verdicts = new Counter({ name: 'fleet_attest_verdicts_total', help: 'Attestations finished, by verdict', labelNames: ['verdict'], registers: [this.registry] });
-  readonly codesIssued = new Counter({ name: 'fleet_install_codes_issued_total', help: 'Install codes answered to attested boots', registers: [this.registry] });
-  readonly renderRefused = new Counter({ name: 'fleet_install_render_refused_total', help: 'Configs not rendered, so no code answered', labelNames: ['reason'], registers: [this.registry] });
-  readonly configsWaiting = new Gauge({ name: 'fleet_install_configs_waiting', help: 'Rendered configs held in memory, waiting for their node', registers: [this.registry] });
-  readonly configsServed = new Counter({ name: 'fleet_install_configs_served_total', help: 'Configs the node took whole (its kernel acknowledged every byte)', registers: [this.registry] });
-  readonly configsUnacknowledged = new Counter({ name: 'fleet_install_configs_unacknowledged_total', help: 'Fetches whose peer did not acknowledge the whole config (kept)', registers: [this.registry] });
-  readonly configMissing = new Counter({ name: 'fleet_install_config_missing_total', help: 'Fetches for a code fleetd holds no config for', labelNames: ['node'], registers: [this.registry] });
-  readonly configRefetched = new Counter({ name: 'fleet_install_config_refetched_total', help: 'Fetches for a config fleetd already served', labelNames: ['node'], registers: [this.registry] });
+  readonly verdicts = new Counter({
+    name: 'fleet_attest_verdicts_total',
+    help: 'Attestations finished, by verdict',
+    labelNames: ['verdict'],
+    registers: [this.registry],
+  });
+  readonly codesIssued = new Counter({
+    name: 'fleet_install_codes_issued_total',
+    help: 'Install codes answered to attested boots',
+    registers: [this.registry],
+  });
+  readonly renderRefused = new Counter({
+    name: 'fleet_install_render_refused_total',
+    help: 'Configs not rendered, so no code answered',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
+  readonly configsWaiting = new Gauge({
+    name: 'fleet_install_configs_waiting',
+    help: 'Rendered configs held in memory, waiting for their node',
+    registers: [this.registry],
+  });
+  readonly configsServed = new Counter({
+    name: 'fleet_install_configs_served_total',
+    help: 'Configs the node took whole (its kernel acknowledged every byte)',
+    registers: [this.registry],
+  });
+  readonly configsUnacknowledged = new Counter({
+    name: 'fleet_install_configs_unacknowledged_total',
+    help: 'Fetches whose peer did not acknowledge the whole config (kept)',
+    registers: [this.registry],
+  });
+  readonly configMissing = new Counter({
+    name: 'fleet_install_config_missing_total',
+    help: 'Fetches for a code fleetd holds no config for',
+    labelNames: ['node'],
+    registers: [this.registry],
+  });
+  readonly configRefetched = new Counter({
+    name: 'fleet_install_config_refetched_total',
+    help: 'Fetches for a config fleetd already served',
+    labelNames: ['node'],
+    registers: [this.registry],
+  });
   readonly bootedHookOSAfterInstall = new Counter({
     name: 'fleet_node_booted_hookos_after_install_total',
     help: 'Nodes that netbooted HookOS and attested after their run succeeded',
     labelNames: ['node'],
     registers: [this.registry],
   });
-  readonly passes = new Counter({ name: 'fleet_reconcile_passes_total', help: 'Reconcile passes, by outcome', labelNames: ['outcome'], registers: [this.registry] });
-  readonly errors = new Counter({ name: 'fleet_errors_total', help: 'Requests fleetd failed to answer (500), by route', labelNames: ['route'], registers: [this.registry] });
+  readonly passes = new Counter({
+    name: 'fleet_reconcile_passes_total',
+    help: 'Reconcile passes, by outcome',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly errors = new Counter({
+    name: 'fleet_errors_total',
+    help: 'Requests fleetd failed to answer (500), by route',
+    labelNames: ['route'],
+    registers: [this.registry],
+  });
   readonly reconcileWrites = new Counter({ name: 'fleet_reconcile_writes_total', help: 'Writes made by reconcile passes', registers: [this.registry] });
   readonly syslogReceived = new Counter({ name: 'fleet_syslog_received_total', help: 'HookOS syslog datagrams received', registers: [this.registry] });
   readonly syslogWritten = new Counter({ name: 'fleet_syslog_written_total', help: 'HookOS syslog messages journald took', registers: [this.registry] });
-  readonly syslogMalformed = new Counter({ name: 'fleet_syslog_malformed_total', help: 'HookOS syslog messages written whole though they broke their format, by how', labelNames: ['anomaly'], registers: [this.registry] });
+  readonly syslogMalformed = new Counter({
+    name: 'fleet_syslog_malformed_total',
+    help: 'HookOS syslog messages written whole though they broke their format, by how',
+    labelNames: ['anomaly'],
+    registers: [this.registry],
+  });
   private syslog: { kernelDrops(): number; queuedBytes(): number } | undefined;
   private kernelDropsCounted = 0;
   readonly syslogDropped = new Counter({
@@ -52,7 +103,7 @@ export class Metrics {
   private notAfter: Date | undefined;
   readonly certificateExpiry = new Gauge({
     name: 'fleet_enrollment_certificate_expiry_seconds',
-    help: 'Seconds until the enrollment name\'s certificate expires (negative: expired)',
+    help: "Seconds until the enrollment name's certificate expires (negative: expired)",
     registers: [this.registry],
     // Computed when scraped: it falls by itself between renewals.
     collect: () => {

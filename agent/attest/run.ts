@@ -21,10 +21,7 @@ export interface AttestRun {
   wait?: (ms: number) => Promise<void>;
 }
 
-export type AttestOutcome =
-  | { kind: 'passed'; installCode: boolean }
-  | { kind: 'failed'; verdict: Verdict }
-  | { kind: 'no-verdict'; tries: number };
+export type AttestOutcome = { kind: 'passed'; installCode: boolean } | { kind: 'failed'; verdict: Verdict } | { kind: 'no-verdict'; tries: number };
 
 /**
  * Attests this boot: up to `tries` times (`attest: try N failed: <reason>` for each that got no

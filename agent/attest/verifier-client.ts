@@ -71,5 +71,5 @@ export async function postJson<T extends TSchema>(opts: ClientOptions, path: str
     const msg = (json as { message?: unknown } | undefined)?.message;
     throw new RequestRefused('verifier-refused', `${url.host} answered ${status}: ${typeof msg === 'string' ? msg : text.slice(0, 200)}`);
   }
-  return checkValue(answer, json, 'verifier-answer-invalid', 'the verifier\'s answer');
+  return checkValue(answer, json, 'verifier-answer-invalid', "the verifier's answer");
 }

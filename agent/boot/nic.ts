@@ -16,7 +16,11 @@ interface Nic {
   physical: boolean;
 }
 
-const read = (p: string) => readFile(p, 'utf8').then((s) => s.trim(), () => '');
+const read = (p: string) =>
+  readFile(p, 'utf8').then(
+    (s) => s.trim(),
+    () => '',
+  );
 
 async function listNics(net: string): Promise<Nic[]> {
   let names: string[];
@@ -31,7 +35,10 @@ async function listNics(net: string): Promise<Nic[]> {
       mac: (await read(join(net, name, 'address'))).toLowerCase(),
       up: (await read(join(net, name, 'operstate'))) === 'up' || (await read(join(net, name, 'carrier'))) === '1',
       // A real NIC has a device; bridges, veths made by containers and lo do not.
-      physical: await stat(join(net, name, 'device')).then(() => true, () => false),
+      physical: await stat(join(net, name, 'device')).then(
+        () => true,
+        () => false,
+      ),
     })),
   );
   return nics.filter((n) => n.name !== 'lo' && /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/.test(n.mac) && n.mac !== '00:00:00:00:00:00');
@@ -52,7 +59,11 @@ export function defaultRouteNic(route: string): string | null {
  * else the only physical NIC with a link. Its MAC goes in the report and its LLDP frame is captured.
  * tink-agent-autoid's entrypoint names tink-agent by the same default-route NIC.
  */
-export async function pickBootNic(want: { bootMac: string | null; bootNic: string | null }, net = '/sys/class/net', routePath = '/proc/net/route'): Promise<BootNic> {
+export async function pickBootNic(
+  want: { bootMac: string | null; bootNic: string | null },
+  net = '/sys/class/net',
+  routePath = '/proc/net/route',
+): Promise<BootNic> {
   const nics = await listNics(net);
   if (want.bootMac) {
     const nic = nics.find((n) => n.mac === want.bootMac);

@@ -22,7 +22,9 @@ const mountSecurityfs = async (target: string) => {
  * The firmware event log is in securityfs, which a container does not get by default: mount it
  * unless it is there. Fails with the reason when it cannot (a container that is not privileged).
  */
-export async function ensureSecurityfs(opts: { mountsPath?: string; target?: string; mount?: (target: string) => Promise<void> } = {}): Promise<'mounted' | 'present'> {
+export async function ensureSecurityfs(
+  opts: { mountsPath?: string; target?: string; mount?: (target: string) => Promise<void> } = {},
+): Promise<'mounted' | 'present'> {
   const target = opts.target ?? SECURITYFS;
   const mounts = await readFile(opts.mountsPath ?? '/proc/mounts', 'utf8').catch(() => '');
   if (securityfsMounted(mounts, target)) return 'present';

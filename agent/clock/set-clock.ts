@@ -36,7 +36,8 @@ const drift = (offsetMs: number) => `${(Math.abs(offsetMs) / 1000).toFixed(3)} s
 export async function setClock(server: { host: string; port: number }, opts: ClockOptions = {}): Promise<string> {
   const now = opts.now ?? Date.now;
   const name = server.port === 123 ? server.host : `${server.host}:${server.port}`;
-  const keep = (why: string) => `clock: fleet_ntp_server ${name} gave no usable time (${why}); the clock stays ${new Date(now()).toISOString()}, and TLS to the verifier fails if it is far off`;
+  const keep = (why: string) =>
+    `clock: fleet_ntp_server ${name} gave no usable time (${why}); the clock stays ${new Date(now()).toISOString()}, and TLS to the verifier fails if it is far off`;
   let answer: SntpAnswer;
   try {
     answer = await (opts.query ?? ((h, p) => querySntp(h, p)))(server.host, server.port);

@@ -59,7 +59,14 @@ export function readSntpAnswer(answer: Buffer, nonce: Uint8Array, t1: number, t4
   const stratum = answer[1]!;
   if (mode !== 4) throw bad(`is mode ${mode}, not a server's (4)`);
   if (version < 3 || version > 4) throw bad(`is NTP version ${version}`);
-  if (stratum === 0) throw new FleetError(KISS_OF_DEATH, `the NTP answer is a kiss-o'-death (${answer.subarray(12, 16).toString('latin1').replace(/[^\x20-\x7e]/g, '?')})`);
+  if (stratum === 0)
+    throw new FleetError(
+      KISS_OF_DEATH,
+      `the NTP answer is a kiss-o'-death (${answer
+        .subarray(12, 16)
+        .toString('latin1')
+        .replace(/[^\x20-\x7e]/g, '?')})`,
+    );
   if (li === 3 || stratum >= 16) throw bad('says the server is not synchronized');
   if (!answer.subarray(24, 32).equals(Buffer.from(nonce))) throw bad('does not answer our request (its originate timestamp differs)');
   if (answer.readBigUInt64BE(40) === 0n || answer.readBigUInt64BE(32) === 0n) throw bad('has no receive or transmit time');

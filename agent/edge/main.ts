@@ -41,7 +41,8 @@ export async function edgeMain(args: string[]): Promise<number> {
   const tries = Number(o.tries);
   const window = Number(o['lldp-window']);
   const delay = Number(o['retry-delay']);
-  if (!Number.isInteger(tries) || tries < 1 || !(window >= 0) || !(delay >= 0)) throw new FleetError('usage', `--tries must be a whole number ≥ 1, --lldp-window and --retry-delay ≥ 0\n${EDGE_USAGE}`);
+  if (!Number.isInteger(tries) || tries < 1 || !(window >= 0) || !(delay >= 0))
+    throw new FleetError('usage', `--tries must be a whole number ≥ 1, --lldp-window and --retry-delay ≥ 0\n${EDGE_USAGE}`);
   await runEdge({
     root: o.root,
     tpm: o.tpm,

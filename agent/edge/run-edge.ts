@@ -65,7 +65,10 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
     : Promise.resolve();
 
   try {
-    if ((await ensureSecurityfs({ mountsPath: at('/proc/mounts'), target: at(SECURITYFS), ...(env.mountSecurityfs ? { mount: env.mountSecurityfs } : {}) })) === 'mounted') {
+    if (
+      (await ensureSecurityfs({ mountsPath: at('/proc/mounts'), target: at(SECURITYFS), ...(env.mountSecurityfs ? { mount: env.mountSecurityfs } : {}) })) ===
+      'mounted'
+    ) {
       say(`securityfs: mounted on ${SECURITYFS}`);
     }
   } catch (err) {
@@ -91,16 +94,21 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
   // starts once the first TPM command is out, so loading libpcap does not delay the TPM's work.
   const capture = new AbortController();
   let startCapture = (): void => undefined;
-  const lldp = new Promise<void>((resolve) => (startCapture = resolve)).then(async () => {
-    const r = await env.capture(nic.name, { timeoutMs: env.lldpWindowMs, signal: capture.signal });
-    if (r.frame) say(`lldp: ${describeFrame(r.frame)}`);
-    else if (r.reason !== 'aborted') say(`lldp: no frame on ${nic.name} (${r.reason === 'timeout' ? `none within ${Math.round(env.lldpWindowMs / 1000)} s` : r.reason}); the report says so`);
-    return r.frame;
-  }).catch((err: unknown) => {
-    // A capture that fails outright costs the switch port, never the attestation.
-    say(`lldp: no frame on ${nic.name} (${errorMessage(err)}); the report says so`);
-    return null;
-  });
+  const lldp = new Promise<void>((resolve) => (startCapture = resolve))
+    .then(async () => {
+      const r = await env.capture(nic.name, { timeoutMs: env.lldpWindowMs, signal: capture.signal });
+      if (r.frame) say(`lldp: ${describeFrame(r.frame)}`);
+      else if (r.reason !== 'aborted')
+        say(
+          `lldp: no frame on ${nic.name} (${r.reason === 'timeout' ? `none within ${Math.round(env.lldpWindowMs / 1000)} s` : r.reason}); the report says so`,
+        );
+      return r.frame;
+    })
+    .catch((err: unknown) => {
+      // A capture that fails outright costs the switch port, never the attestation.
+      say(`lldp: no frame on ${nic.name} (${errorMessage(err)}); the report says so`);
+      return null;
+    });
 
   let tpm: Tpm | undefined;
   try {

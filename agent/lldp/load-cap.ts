@@ -4,7 +4,7 @@
  */
 import { errorMessage } from '../../shared/errors.js';
 
-export type CapModule = (typeof import('cap'))['default'];
+export type CapModule = typeof import('cap')['default'];
 
 export type CapLoad = { cap: CapModule } | { reason: string };
 

@@ -38,8 +38,7 @@ async function ekTemplate(tpm: Tpm, kind: EkKind, nvChunk: number): Promise<Tpmt
 
 /** Same key parameters as the template, whatever the unique field holds. */
 function matchesTemplate(p: TpmtPublic, t: TpmtPublic): boolean {
-  const blank = (k: TpmtPublic): TpmtPublic =>
-    k.type === 'rsa' ? { ...k, unique: new Uint8Array(0) } : { ...k, x: new Uint8Array(0), y: new Uint8Array(0) };
+  const blank = (k: TpmtPublic): TpmtPublic => (k.type === 'rsa' ? { ...k, unique: new Uint8Array(0) } : { ...k, x: new Uint8Array(0), y: new Uint8Array(0) });
   return bytesEqual(marshalPublic(blank(p)), marshalPublic(blank(t)));
 }
 

@@ -51,7 +51,9 @@ function textReport(log: EventLog, pcrs: Map<string, PcrValues>, secureBoot: Sec
     const event = log.event(i);
     const digest = log.digestOf(i, shown);
     const short = digest ? toHex(digest.subarray(0, 8)) : '-';
-    lines.push(`${String(i).padStart(4)}  ${String(event.pcr).padStart(3)}  ${event.typeName.padEnd(33)} ${short.padEnd(16)}  ${summarize(decodeEvent(event))}`);
+    lines.push(
+      `${String(i).padStart(4)}  ${String(event.pcr).padStart(3)}  ${event.typeName.padEnd(33)} ${short.padEnd(16)}  ${summarize(decodeEvent(event))}`,
+    );
   }
   for (const [bank, values] of pcrs) {
     lines.push('', `${bank}:`);
@@ -61,4 +63,3 @@ function textReport(log: EventLog, pcrs: Map<string, PcrValues>, secureBoot: Sec
   lines.push('', `Secure Boot: ${state}`, ...secureBoot.problems.map((p) => `  ${p}`), '');
   return lines.join('\n');
 }
-

@@ -13,7 +13,11 @@ const USAGE = `usage:
 
 export async function run(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { values: o, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { nodes: { type: 'string' }, state: { type: 'string' }, 'node-network': { type: 'string' } } });
+  const { values: o, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { nodes: { type: 'string' }, state: { type: 'string' }, 'node-network': { type: 'string' } },
+  });
   if (sub === 'check') return check(positionals[0], o['node-network']);
   if (sub !== 'show' && sub !== 'action') throw new FleetError('usage', USAGE);
   const host = positionals[0];

@@ -96,11 +96,13 @@ export function textReport(decoded: Decoded[]): string {
     const med = findDecoded(f, 'med-capabilities');
     if (med) line('LLDP-MED', med.deviceTypeName);
     const others = f.orgSpecific.filter((o) => o.decoded === undefined);
-    if (others.length) line('other org TLVs', others.map((o) => `${o.ouiName ?? o.oui} subtype ${o.subtype} (${o.value.length} byte${o.value.length === 1 ? '' : 's'})`).join('; '));
+    if (others.length)
+      line(
+        'other org TLVs',
+        others.map((o) => `${o.ouiName ?? o.oui} subtype ${o.subtype} (${o.value.length} byte${o.value.length === 1 ? '' : 's'})`).join('; '),
+      );
     for (const p of f.problems) line('problem', p);
     out.push('');
   }
   return out.join('\n');
 }
-
-

@@ -10,7 +10,10 @@ export function readCorpus(dir: string): Uint8Array[] {
   } catch {
     return [];
   }
-  return names.filter((n) => !n.startsWith('.')).sort().map((n) => new Uint8Array(readFileSync(join(dir, n))));
+  return names
+    .filter((n) => !n.startsWith('.'))
+    .sort()
+    .map((n) => new Uint8Array(readFileSync(join(dir, n))));
 }
 
 export function inputName(input: Uint8Array): string {

@@ -19,7 +19,10 @@ interface Answer {
 type Conversation = Record<string, Answer[]>;
 
 function route(method: string, path: string): string {
-  const p = path.replace(/^\/?api\//, '').replace(/\?.*$/, '').replace(/\/$/, '');
+  const p = path
+    .replace(/^\/?api\//, '')
+    .replace(/\?.*$/, '')
+    .replace(/\/$/, '');
   return `${method} ${p.replace(/\/\d+$/, '/{id}')}`;
 }
 
@@ -32,14 +35,19 @@ function fetchFrom(conversation: Conversation): typeof fetch {
     const i = used.get(key) ?? 0;
     used.set(key, i + 1);
     const a = answers[Math.min(i, answers.length - 1)];
-    if (a === undefined) throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    if (a === undefined)
+      throw Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     const text = typeof a?.body === 'string' ? a.body : a?.body === undefined ? '' : JSON.stringify(a.body);
     const headers = new Map<string, string>();
     for (const h of ['content-type', 'location'] as const) {
       const v = a?.headers?.[h];
       if (typeof v === 'string') headers.set(h, v);
     }
-    return { status: typeof a?.status === 'number' ? a.status : 200, headers: { get: (h: string) => headers.get(h) ?? null }, text: async () => text } as unknown as Response;
+    return {
+      status: typeof a?.status === 'number' ? a.status : 200,
+      headers: { get: (h: string) => headers.get(h) ?? null },
+      text: async () => text,
+    } as unknown as Response;
   }) as typeof fetch;
 }
 
@@ -54,8 +62,20 @@ function recorded(name: string): { key: string; answer: Answer } {
 function labConversation(): Conversation {
   const c: Conversation = {};
   // The smaller answer where two would do: every input carries the whole conversation.
-  const files = ['devices-by-serial.json', 'devices-by-name.json', 'interfaces-by-device.json', 'journal-by-device.json', 'device-get.json', 'object-changes-user-name.json',
-    'device-patch-attested.json', 'mac-addresses-by-mac-lowercase.json', 'mac-address-post.json', 'interface-patch-primary-mac.json', 'journal-post.json', 'status.json'];
+  const files = [
+    'devices-by-serial.json',
+    'devices-by-name.json',
+    'interfaces-by-device.json',
+    'journal-by-device.json',
+    'device-get.json',
+    'object-changes-user-name.json',
+    'device-patch-attested.json',
+    'mac-addresses-by-mac-lowercase.json',
+    'mac-address-post.json',
+    'interface-patch-primary-mac.json',
+    'journal-post.json',
+    'status.json',
+  ];
   for (const f of files) {
     const { key, answer } = recorded(f);
     (c[key] ??= []).push(answer);
@@ -67,7 +87,9 @@ function seeds(): Uint8Array[] {
   const lab = labConversation();
   const out = [utf8(JSON.stringify(lab))];
   // Each recorded answer in place of the lab's first on its route: errors, pages, old shapes.
-  for (const f of readdirSync(RECORDED).filter((n) => n.endsWith('.json')).sort()) {
+  for (const f of readdirSync(RECORDED)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const { key, answer } = recorded(f);
     if (!(key in lab)) continue; // a route fleet never asks
     out.push(utf8(JSON.stringify({ ...lab, [key]: [answer, ...(lab[key] ?? []).slice(1)] })));
@@ -76,7 +98,14 @@ function seeds(): Uint8Array[] {
 }
 
 const DEVICE: Device = { id: '4', hostname: 'cp-1', serial: 'PF3XYZ12', status: 'active', controlPlane: true, binding: {} };
-const FACTS: AttestedFacts = { at: '2026-12-01T18:00:00.000Z', mac: '52:54:00:aa:bb:02', bootId: '0'.repeat(8) + '-0000-4000-8000-' + '0'.repeat(12), eks: { rsa2048: 'a'.repeat(64) }, secureBoot: true, switchPort: 'Ethernet1' };
+const FACTS: AttestedFacts = {
+  at: '2026-12-01T18:00:00.000Z',
+  mac: '52:54:00:aa:bb:02',
+  bootId: '0'.repeat(8) + '-0000-4000-8000-' + '0'.repeat(12),
+  eks: { rsa2048: 'a'.repeat(64) },
+  secureBoot: true,
+  switchPort: 'Ethernet1',
+};
 
 /**
  * NetBox's answers to everything fleetd's NetBox inventory asks: a device by serial and by name,
@@ -99,7 +128,14 @@ const target: Target = {
       return;
     }
     if (conversation === null || typeof conversation !== 'object') return;
-    const nb = new NetBoxClient({ url: 'https://netbox.lab', token: 'nbt_abcdefghijkl.' + 'x'.repeat(40), fetchImpl: fetchFrom(conversation), retries: 1, sleep: async () => undefined, random: () => 0 });
+    const nb = new NetBoxClient({
+      url: 'https://netbox.lab',
+      token: 'nbt_abcdefghijkl.' + 'x'.repeat(40),
+      fetchImpl: fetchFrom(conversation),
+      retries: 1,
+      sleep: async () => undefined,
+      random: () => 0,
+    });
     const inv = new NetBoxInventory(nb, { bindingAuthor: 'terraform' });
     let device = DEVICE;
     await refusesTyped(async () => {

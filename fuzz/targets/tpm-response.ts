@@ -29,16 +29,27 @@ const CALLS: Array<[name: string, call: Call]> = [
   ['StartAuthSession', (t) => startEkPolicySession(t)],
   ['ActivateCredential', (t) => activateCredential(t, 0x80000001, 0x80000000, { kind: 'password' }, new Uint8Array(8), new Uint8Array(8))],
   ['Quote', (t) => quote(t, 0x80000001, new Uint8Array(32), [{ hashAlg: TPM_ALG.SHA256, pcrs: [0, 1] }])],
-  ['PCR_Read', (t) => pcrRead(t, TPM_ALG.SHA256, Array.from({ length: 24 }, (_, i) => i))],
+  [
+    'PCR_Read',
+    (t) =>
+      pcrRead(
+        t,
+        TPM_ALG.SHA256,
+        Array.from({ length: 24 }, (_, i) => i),
+      ),
+  ],
   ['GetCapability', (t) => getHandles(t, 0x81000000)],
   ['GetCapability', (t) => getPcrBanks(t)],
   ['GetCapability', (t) => getProperty(t, TPM_PT.NV_BUFFER_MAX)],
   ['GetRandom', (t) => getRandom(t, 48)],
-  ['TPMT_PUBLIC', async (_t, p) => {
-    const pub = parsePublic(p);
-    objectName(p);
-    spkiDer(pub);
-  }],
+  [
+    'TPMT_PUBLIC',
+    async (_t, p) => {
+      const pub = parsePublic(p);
+      objectName(p);
+      spkiDer(pub);
+    },
+  ],
   ['TPMS_ATTEST', async (_t, p) => parseQuoteAttest(p)],
   ['TPMT_SIGNATURE', async (_t, p) => verifyWithAk(p)],
 ];
@@ -57,7 +68,7 @@ function responsesOf(input: Uint8Array): Uint8Array[] {
     const n = at + 2 <= input.length ? (input[at]! << 8) | input[at + 1]! : 0;
     const start = Math.min(at + 2, input.length);
     const r = input.slice(start, Math.min(start + n, input.length));
-    if ((input[0]! & FIX_SIZES) && r.length >= 6) new DataView(r.buffer).setUint32(2, r.length);
+    if (input[0]! & FIX_SIZES && r.length >= 6) new DataView(r.buffer).setUint32(2, r.length);
     out.push(r);
     at = start + n;
   }
@@ -112,7 +123,12 @@ async function seeds(): Promise<Uint8Array[]> {
     if (next && e.name === 'NV_ReadPublic' && next.name === 'NV_Read') out.push(frame(index('NV_Read'), [e.bytes, next.bytes]));
     if (next && e.name === 'StartAuthSession') out.push(frame(index('StartAuthSession'), [e.bytes, next.bytes]));
   });
-  out.push(frame(index('PCR_Read'), session.filter((e) => e.name === 'PCR_Read').map((e) => e.bytes)));
+  out.push(
+    frame(
+      index('PCR_Read'),
+      session.filter((e) => e.name === 'PCR_Read').map((e) => e.bytes),
+    ),
+  );
   const primary = await createPrimary(answering([session.find((e) => e.name === 'CreatePrimary')!.bytes]), TPM_RH.ENDORSEMENT, ekTemplateRsa());
   const q = await quote(answering([session.filter((e) => e.name === 'Quote').at(-1)!.bytes]), 0x80000001, new Uint8Array(32), []);
   out.push(frame(index('TPMT_PUBLIC'), [primary.area]), frame(index('TPMS_ATTEST'), [q.attest]), frame(index('TPMT_SIGNATURE'), [q.signature]));
@@ -125,9 +141,23 @@ const SEEDS = await seeds();
 const target: Target = {
   name: 'tpm-response',
   kind: 'bytes',
-  seedSources: ['test/vectors/swtpm-session.json (fleet\'s own recording of swtpm 0.7.1)'],
+  seedSources: ["test/vectors/swtpm-session.json (fleet's own recording of swtpm 0.7.1)"],
   seeds: () => SEEDS,
-  dictionary: [Uint8Array.of(0x80, 0x01), Uint8Array.of(0x80, 0x02), Uint8Array.of(0xff, 0x54, 0x43, 0x47), Uint8Array.of(0x80, 0x18), Uint8Array.of(0x00, 0x0b), Uint8Array.of(0x00, 0x23), Uint8Array.of(0x00, 0x01), Uint8Array.of(0x00, 0x18), Uint8Array.of(0x00, 0x14), Uint8Array.of(0x00, 0x10), Uint8Array.of(0x00, 0x00, 0x09, 0x22), Uint8Array.of(0x00, 0x00, 0x01, 0x8b), Uint8Array.of(0x03, 0xff, 0xff, 0xff)],
+  dictionary: [
+    Uint8Array.of(0x80, 0x01),
+    Uint8Array.of(0x80, 0x02),
+    Uint8Array.of(0xff, 0x54, 0x43, 0x47),
+    Uint8Array.of(0x80, 0x18),
+    Uint8Array.of(0x00, 0x0b),
+    Uint8Array.of(0x00, 0x23),
+    Uint8Array.of(0x00, 0x01),
+    Uint8Array.of(0x00, 0x18),
+    Uint8Array.of(0x00, 0x14),
+    Uint8Array.of(0x00, 0x10),
+    Uint8Array.of(0x00, 0x00, 0x09, 0x22),
+    Uint8Array.of(0x00, 0x00, 0x01, 0x8b),
+    Uint8Array.of(0x03, 0xff, 0xff, 0xff),
+  ],
   maxLen: 16 * 1024,
   sources: ['shared/tpm/', 'shared/bytes/'],
   oracle: 'a value, or a FleetError (ParseError tpm-malformed/quote-malformed, TpmError, tpm-bad-key, tpm-unsupported)',

@@ -25,11 +25,12 @@ const session = startSession(new SessionStore(), recorded, '127.0.0.1').session;
 const target: Target = {
   name: 'wire',
   kind: 'json',
-  seedSources: ['fuzz/corpus/wire/*.json: one attestation recorded with fleet\'s own swtpm rig (test/swtpm/rig.ts)'],
+  seedSources: ["fuzz/corpus/wire/*.json: one attestation recorded with fleet's own swtpm rig (test/swtpm/rig.ts)"],
   seeds: () => [],
   maxLen: 256 * 1024,
   sources: ['shared/wire/', 'verifier/attest/', 'shared/tpm/', 'shared/ek/'],
-  oracle: 'a value or a ParseError from checkValue/parseReport; a valid start or finish is answered or refused with a Refusal (a FleetError); a valid report survives its canonical bytes',
+  oracle:
+    'a value or a ParseError from checkValue/parseReport; a valid start or finish is answered or refused with a Refusal (a FleetError); a valid report survives its canonical bytes',
   run(input) {
     let msg: { schema?: unknown; body?: unknown };
     try {

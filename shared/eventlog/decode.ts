@@ -326,7 +326,10 @@ function ascii(b: Uint8Array, what: string): string {
 }
 
 function printable(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1').replace(/\0+$/, '').replace(/[^\x20-\x7e]/g, '.');
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength)
+    .toString('latin1')
+    .replace(/\0+$/, '')
+    .replace(/[^\x20-\x7e]/g, '.');
 }
 
 function clip(s: string, max = 60): string {

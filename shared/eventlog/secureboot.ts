@@ -57,7 +57,8 @@ export function secureBootState(log: EventLog): SecureBootState {
     const variable = secureBootVariable(log, i);
     if (!variable) continue;
     // Found by content: a relabelled SecureBoot event must not slip out of view.
-    if (type !== T.EV_EFI_VARIABLE_DRIVER_CONFIG) problems.push(`${where} holds the SecureBoot variable, which firmware measures as EV_EFI_VARIABLE_DRIVER_CONFIG`);
+    if (type !== T.EV_EFI_VARIABLE_DRIVER_CONFIG)
+      problems.push(`${where} holds the SecureBoot variable, which firmware measures as EV_EFI_VARIABLE_DRIVER_CONFIG`);
     if (variable.trailing !== 0) problems.push(`${where}: ${variable.trailing} bytes after the SecureBoot variable's data`);
     if (check !== 'match') continue;
     if (secureBoot) problems.push(`${where} measures SecureBoot again (first in event ${secureBoot.index})`);
@@ -80,7 +81,9 @@ function describe(i: number, pcr: number, type: number): string {
 }
 
 /** EFI_GLOBAL_VARIABLE as it sits in UEFI_VARIABLE_DATA, then UnicodeNameLength 10 ("SecureBoot"). */
-const SECURE_BOOT_PREFIX = new Uint8Array([0x61, 0xdf, 0xe4, 0x8b, 0xca, 0x93, 0xd2, 0x11, 0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c, 10, 0, 0, 0, 0, 0, 0, 0]);
+const SECURE_BOOT_PREFIX = new Uint8Array([
+  0x61, 0xdf, 0xe4, 0x8b, 0xca, 0x93, 0xd2, 0x11, 0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c, 10, 0, 0, 0, 0, 0, 0, 0,
+]);
 
 /** The event's data as the SecureBoot variable (EFI global GUID), or undefined. */
 function secureBootVariable(log: EventLog, i: number): VariableData | undefined {

@@ -37,14 +37,60 @@ const AUTONEG_BITS = [
 
 /** dot3MauType (RFC 4836 IANA-MAU-MIB), 1-53. */
 const MAU_TYPES = [
-  'unknown', 'AUI', '10Base5', 'Foirl', '10Base2', '10BaseT', '10BaseFP', '10BaseFB', '10BaseFL', '10Broad36',
-  '10BaseTHD', '10BaseTFD', '10BaseFLHD', '10BaseFLFD', '100BaseT4', '100BaseTXHD', '100BaseTXFD', '100BaseFXHD',
-  '100BaseFXFD', '100BaseT2HD', '100BaseT2FD', '1000BaseXHD', '1000BaseXFD', '1000BaseLXHD', '1000BaseLXFD',
-  '1000BaseSXHD', '1000BaseSXFD', '1000BaseCXHD', '1000BaseCXFD', '1000BaseTHD', '1000BaseTFD', '10GigBaseX',
-  '10GigBaseLX4', '10GigBaseR', '10GigBaseER', '10GigBaseLR', '10GigBaseSR', '10GigBaseW', '10GigBaseEW',
-  '10GigBaseLW', '10GigBaseSW', '10GigBaseCX4', '2BaseTL', '10PassTS', '100BaseBX10D', '100BaseBX10U',
-  '100BaseLX10', '1000BaseBX10D', '1000BaseBX10U', '1000BaseLX10', '1000BasePX10D', '1000BasePX10U',
-  '1000BasePX20D', '1000BasePX20U',
+  'unknown',
+  'AUI',
+  '10Base5',
+  'Foirl',
+  '10Base2',
+  '10BaseT',
+  '10BaseFP',
+  '10BaseFB',
+  '10BaseFL',
+  '10Broad36',
+  '10BaseTHD',
+  '10BaseTFD',
+  '10BaseFLHD',
+  '10BaseFLFD',
+  '100BaseT4',
+  '100BaseTXHD',
+  '100BaseTXFD',
+  '100BaseFXHD',
+  '100BaseFXFD',
+  '100BaseT2HD',
+  '100BaseT2FD',
+  '1000BaseXHD',
+  '1000BaseXFD',
+  '1000BaseLXHD',
+  '1000BaseLXFD',
+  '1000BaseSXHD',
+  '1000BaseSXFD',
+  '1000BaseCXHD',
+  '1000BaseCXFD',
+  '1000BaseTHD',
+  '1000BaseTFD',
+  '10GigBaseX',
+  '10GigBaseLX4',
+  '10GigBaseR',
+  '10GigBaseER',
+  '10GigBaseLR',
+  '10GigBaseSR',
+  '10GigBaseW',
+  '10GigBaseEW',
+  '10GigBaseLW',
+  '10GigBaseSW',
+  '10GigBaseCX4',
+  '2BaseTL',
+  '10PassTS',
+  '100BaseBX10D',
+  '100BaseBX10U',
+  '100BaseLX10',
+  '1000BaseBX10D',
+  '1000BaseBX10U',
+  '1000BaseLX10',
+  '1000BasePX10D',
+  '1000BasePX10U',
+  '1000BasePX20D',
+  '1000BasePX20U',
 ];
 
 export function decodeDot3(subtype: number, r: ByteReader): OrgDecoded | undefined {
@@ -87,11 +133,40 @@ const PSE_SOURCES: Record<number, string> = { 0: 'unknown', 1: 'primary power so
 const PD_SOURCES: Record<number, string> = { 0: 'unknown', 1: 'PSE', 3: 'PSE and local' };
 export const POWER_PRIORITIES: Record<number, string> = { 0: 'unknown', 1: 'critical', 2: 'high', 3: 'low' };
 // 802.3bt (79.3.2.6e-79.3.2.6g): the extended status, system setup and classification fields.
-const PSE_STATUS: Record<number, string> = { 0: 'unknown', 1: '2-pair powering', 2: '4-pair powering single-signature PD', 3: '4-pair powering dual-signature PD' };
-const PD_STATUS: Record<number, string> = { 0: 'unknown', 1: 'powered single-signature PD', 2: '2-pair powered dual-signature PD', 3: '4-pair powered dual-signature PD' };
+const PSE_STATUS: Record<number, string> = {
+  0: 'unknown',
+  1: '2-pair powering',
+  2: '4-pair powering single-signature PD',
+  3: '4-pair powering dual-signature PD',
+};
+const PD_STATUS: Record<number, string> = {
+  0: 'unknown',
+  1: 'powered single-signature PD',
+  2: '2-pair powered dual-signature PD',
+  3: '4-pair powered dual-signature PD',
+};
 const PAIRS_EXT: Record<number, string> = { 0: 'unknown', 1: 'alternative A', 2: 'alternative B', 3: 'both alternatives' };
-const CLASS_EXT_AB: Record<number, string> = { 0: 'unknown', 1: 'class 1', 2: 'class 2', 3: 'class 3', 4: 'class 4', 5: 'class 5', 7: 'single-signature PD or 2-pair only PSE' };
-const CLASS_EXT: Record<number, string> = { 0: 'unknown', 1: 'class 1', 2: 'class 2', 3: 'class 3', 4: 'class 4', 5: 'class 5', 6: 'class 6', 7: 'class 7', 8: 'class 8', 15: 'dual-signature PD' };
+const CLASS_EXT_AB: Record<number, string> = {
+  0: 'unknown',
+  1: 'class 1',
+  2: 'class 2',
+  3: 'class 3',
+  4: 'class 4',
+  5: 'class 5',
+  7: 'single-signature PD or 2-pair only PSE',
+};
+const CLASS_EXT: Record<number, string> = {
+  0: 'unknown',
+  1: 'class 1',
+  2: 'class 2',
+  3: 'class 3',
+  4: 'class 4',
+  5: 'class 5',
+  6: 'class 6',
+  7: 'class 7',
+  8: 'class 8',
+  15: 'dual-signature PD',
+};
 const TYPE_EXT: Record<number, string> = {
   0: 'type 3 PSE',
   1: 'type 4 PSE',

@@ -207,14 +207,7 @@ export interface MedPower {
   powerMw: number;
 }
 
-export type MedInventoryField =
-  | 'hardwareRevision'
-  | 'firmwareRevision'
-  | 'softwareRevision'
-  | 'serialNumber'
-  | 'manufacturer'
-  | 'model'
-  | 'assetId';
+export type MedInventoryField = 'hardwareRevision' | 'firmwareRevision' | 'softwareRevision' | 'serialNumber' | 'manufacturer' | 'model' | 'assetId';
 
 export interface MedInventory {
   kind: 'med-inventory';

@@ -27,13 +27,19 @@ export const HEADER_SIZE = 10;
 export function encodeCommand(c: Command): Uint8Array {
   const auths = c.auths ?? [];
   const w = new ByteWriter(64 + (c.params?.length ?? 0));
-  w.u16(auths.length > 0 ? TPM_ST.SESSIONS : TPM_ST.NO_SESSIONS).u32(0).u32(c.cc);
+  w.u16(auths.length > 0 ? TPM_ST.SESSIONS : TPM_ST.NO_SESSIONS)
+    .u32(0)
+    .u32(c.cc);
   for (const h of c.handles ?? []) w.u32(h);
   if (auths.length > 0) {
     const area = new ByteWriter(64);
     for (const a of auths) {
       if (a.kind === 'password') {
-        area.u32(TPM_RH.PW).tpm2b(new Uint8Array(0)).u8(0).tpm2b(a.value ?? new Uint8Array(0));
+        area
+          .u32(TPM_RH.PW)
+          .tpm2b(new Uint8Array(0))
+          .u8(0)
+          .tpm2b(a.value ?? new Uint8Array(0));
       } else {
         // A policy session is flushed after the command; not continued on purpose.
         area.u32(a.handle).tpm2b(a.nonceCaller).u8(0).tpm2b(new Uint8Array(0));

@@ -25,7 +25,7 @@ export function makeCredential(ek: TpmtPublic, objectName: Uint8Array, credentia
   }
   const sym = ek.symmetric;
   if (!sym || sym.alg !== TPM_ALG.AES || sym.mode !== TPM_ALG.CFB || (sym.keyBits !== 128 && sym.keyBits !== 256)) {
-    throw new FleetError('ek-unusable', 'the EK\'s symmetric algorithm is not AES-CFB');
+    throw new FleetError('ek-unusable', "the EK's symmetric algorithm is not AES-CFB");
   }
   const hash = HASHES[ek.nameAlg];
   if (!hash) throw new FleetError('ek-unusable', `the EK's nameAlg 0x${ek.nameAlg.toString(16)} is not supported`);
@@ -50,7 +50,10 @@ export function makeCredential(ek: TpmtPublic, objectName: Uint8Array, credentia
     const z = ecdh.computeSecret(ekPoint);
     const ephX = eph.subarray(1, 1 + size);
     seed = kdfe(ek.nameAlg, z, 'IDENTITY', ephX, pad(ek.x, size), hash.size * 8);
-    secret = new ByteWriter(2 * size + 4).tpm2b(ephX).tpm2b(eph.subarray(1 + size)).finish();
+    secret = new ByteWriter(2 * size + 4)
+      .tpm2b(ephX)
+      .tpm2b(eph.subarray(1 + size))
+      .finish();
   }
 
   const symKey = kdfa(ek.nameAlg, seed, 'STORAGE', objectName, new Uint8Array(0), sym.keyBits);

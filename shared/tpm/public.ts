@@ -72,7 +72,10 @@ function readScheme(r: ByteReader, field: string): Scheme {
 }
 
 export function writePublic(w: ByteWriter, p: TpmtPublic): ByteWriter {
-  w.u16(p.type === 'rsa' ? TPM_ALG.RSA : TPM_ALG.ECC).u16(p.nameAlg).u32(p.attributes).tpm2b(p.authPolicy);
+  w.u16(p.type === 'rsa' ? TPM_ALG.RSA : TPM_ALG.ECC)
+    .u16(p.nameAlg)
+    .u32(p.attributes)
+    .tpm2b(p.authPolicy);
   writeSym(w, p.symmetric);
   writeScheme(w, p.scheme);
   if (p.type === 'rsa') {

@@ -28,7 +28,10 @@ class Queue {
  */
 export class DeviceTransport implements Transport {
   private readonly queue = new Queue();
-  private constructor(private readonly fh: FileHandle, readonly path: string) {}
+  private constructor(
+    private readonly fh: FileHandle,
+    readonly path: string,
+  ) {}
 
   static async open(path = '/dev/tpmrm0'): Promise<DeviceTransport> {
     try {

@@ -45,10 +45,10 @@ export const StartResponse = Type.Object(
   {
     session: Type.String({ pattern: '^[A-Za-z0-9_-]{22,64}$' }),
     nonce: B64(64),
-    challenges: Type.Array(
-      Type.Object({ kind: EkKind, credentialBlob: B64(1024), secret: B64(1024) }, { additionalProperties: false }),
-      { minItems: 1, maxItems: 2 },
-    ),
+    challenges: Type.Array(Type.Object({ kind: EkKind, credentialBlob: B64(1024), secret: B64(1024) }, { additionalProperties: false }), {
+      minItems: 1,
+      maxItems: 2,
+    }),
     expiresInMs: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },

@@ -28,7 +28,11 @@ function run(name: string, env: Record<string, string>): Promise<{ code: number;
 
 describe('the action bundles', () => {
   it('are one file per action, importing nothing but Node itself', async () => {
-    expect((await readdir(out)).sort()).toEqual(Object.keys(ACTIONS).map((n) => `${n}.mjs`).sort());
+    expect((await readdir(out)).sort()).toEqual(
+      Object.keys(ACTIONS)
+        .map((n) => `${n}.mjs`)
+        .sort(),
+    );
     for (const f of await readdir(out)) {
       const imports = [...(await readFile(join(out, f), 'utf8')).matchAll(/\bfrom\s*"([^"]+)"/g)].map((m) => m[1]);
       for (const i of imports) expect(i, `${f} imports ${i}`).toMatch(/^node:/);
@@ -37,13 +41,35 @@ describe('the action bundles', () => {
 
   it('print their lines with their names and exit as the Template expects', async () => {
     expect(await run('wipe-disk', { WIPE: 'false' })).toEqual({ code: 0, stdout: 'wipe: WIPE is "false", not true: nothing wiped\n' });
-    expect(await run('wipe-disk', { WIPE: 'true', INSTALL_DISK: '/dev/sda', INSTALL_DISK_SERIAL: '<no value>' })).toEqual({ code: 1, stdout: 'wipe: no install disk serial is declared\n' });
-    expect(await run('wipe-disk', { WIPE: 'true', INSTALL_DISK: '/dev/sda', INSTALL_DISK_SERIAL: 'S4EV', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: 'ghcr.io/siderolabs/installer:v1.9.5', CONFIG_URL: '<no value>' })).toEqual({
+    expect(await run('wipe-disk', { WIPE: 'true', INSTALL_DISK: '/dev/sda', INSTALL_DISK_SERIAL: '<no value>' })).toEqual({
+      code: 1,
+      stdout: 'wipe: no install disk serial is declared\n',
+    });
+    expect(
+      await run('wipe-disk', {
+        WIPE: 'true',
+        INSTALL_DISK: '/dev/sda',
+        INSTALL_DISK_SERIAL: 'S4EV',
+        INSTALL: 'true',
+        OS: 'talos',
+        INSTALLER_IMAGE: 'ghcr.io/siderolabs/installer:v1.9.5',
+        CONFIG_URL: '<no value>',
+      }),
+    ).toEqual({
       code: 1,
       stdout: 'wipe: the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped\n',
     });
-    expect(await run('install', { INSTALL: 'false' })).toEqual({ code: 0, stdout: 'install: INSTALL is "false", not true: nothing installed (a retirement wipes only)\n' });
-    expect(await run('next-boot', { OS: '' })).toEqual({ code: 0, stdout: 'next-boot: OS is empty: nothing was installed, so the boot entries stay as they are\n' });
-    expect(await run('image-to-disk', { OS: 'talos' })).toEqual({ code: 1, stdout: 'image-to-disk: OS is "talos", not a disk-image payload (nixos-image, alpine-image, cloud-init-nocloud)\n' });
+    expect(await run('install', { INSTALL: 'false' })).toEqual({
+      code: 0,
+      stdout: 'install: INSTALL is "false", not true: nothing installed (a retirement wipes only)\n',
+    });
+    expect(await run('next-boot', { OS: '' })).toEqual({
+      code: 0,
+      stdout: 'next-boot: OS is empty: nothing was installed, so the boot entries stay as they are\n',
+    });
+    expect(await run('image-to-disk', { OS: 'talos' })).toEqual({
+      code: 1,
+      stdout: 'image-to-disk: OS is "talos", not a disk-image payload (nixos-image, alpine-image, cloud-init-nocloud)\n',
+    });
   });
 });

@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => rm(sys, { recursive: true, force: true }));
 
 describe('disks read from sysfs', () => {
-  it('finds each transport\'s serial where QEMU\'s disks report it', async () => {
+  it("finds each transport's serial where QEMU's disks report it", async () => {
     const disks = await readDisks(sys, { allowLoop: false });
     const by = Object.fromEntries(disks.map((d) => [d.name, d]));
     expect(Object.keys(by)).toEqual(['nvme0n1', 'sda', 'sdb', 'sdc', 'vda']);

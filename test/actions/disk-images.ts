@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { sparseFile } from './loop.js';
 
 const MIB = 1 << 20;
-const sh = (cmd: string, ...args: string[]) => execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
+const sh = (cmd: string, ...args: string[]) =>
+  execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
 
 /**
  * A disk (or disk image) file holding what an old install leaves: a GPT with an ESP (FAT, with

@@ -37,7 +37,11 @@ beforeAll(async () => {
   await usedDisk(image, IMAGE_BYTES);
   raw = await readFile(image);
   files.served.set('/image.raw', raw);
-  for (const [ext, cmd] of [['gz', ['gzip', '-c']], ['xz', ['xz', '-c', '-T1', '-0']], ['zst', ['zstd', '-c', '-q']]] as const) {
+  for (const [ext, cmd] of [
+    ['gz', ['gzip', '-c']],
+    ['xz', ['xz', '-c', '-T1', '-0']],
+    ['zst', ['zstd', '-c', '-q']],
+  ] as const) {
     files.served.set(`/image.raw.${ext}`, execFileSync(cmd[0], [...cmd.slice(1), image], { maxBuffer: 256 * MIB }));
   }
   const seed = join(rig.dir, 'seed');
@@ -63,7 +67,16 @@ async function wipedInNewBoot(): Promise<void> {
   await mirrorLoop(rig.sys, disk, 'SN-IMAGE');
   // wipe-disk as the provision-image Template runs it.
   const e = env('nixos-image', '/image.raw');
-  const r = await rig.perform('wipe-disk', wipeDisk, { WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-IMAGE', INSTALL: 'true', OS: e.OS, IMAGE_URL: e.IMAGE_URL, IMAGE_SHA256: e.IMAGE_SHA256, SEED_URL: e.SEED_URL });
+  const r = await rig.perform('wipe-disk', wipeDisk, {
+    WIPE: 'true',
+    INSTALL_DISK: disk,
+    INSTALL_DISK_SERIAL: 'SN-IMAGE',
+    INSTALL: 'true',
+    OS: e.OS,
+    IMAGE_URL: e.IMAGE_URL,
+    IMAGE_SHA256: e.IMAGE_SHA256,
+    SEED_URL: e.SEED_URL,
+  });
   expect(r.code, r.lines.join('\n')).toBe(0);
 }
 
@@ -78,7 +91,11 @@ const env = (os: string, path: string, more: Record<string, string> = {}) => ({
 });
 
 /** The paths the server was asked to GET since request `from`. */
-const getsSince = (from: number) => files.requests.slice(from).filter((q) => q.method === 'GET').map((q) => q.path);
+const getsSince = (from: number) =>
+  files.requests
+    .slice(from)
+    .filter((q) => q.method === 'GET')
+    .map((q) => q.path);
 const seedPath = () => `/seed/${rig.code}`;
 
 async function diskBytes(from: number, to: number): Promise<Buffer> {
@@ -93,7 +110,10 @@ async function diskBytes(from: number, to: number): Promise<Buffer> {
 }
 
 describe('image-to-disk writes a checked image and its seed', () => {
-  it.each([['nixos-image', '/image.raw', 'raw'], ['alpine-image', '/image.raw.zst', 'zstd']])('%s from %s: fleet-seed.json on the ESP; twice', async (os, path, format) => {
+  it.each([
+    ['nixos-image', '/image.raw', 'raw'],
+    ['alpine-image', '/image.raw.zst', 'zstd'],
+  ])('%s from %s: fleet-seed.json on the ESP; twice', async (os, path, format) => {
     await wipedInNewBoot();
     for (let run = 0; run < 2; run++) {
       const r = await rig.perform('image-to-disk', imageToDisk, env(os, path));
@@ -102,7 +122,11 @@ describe('image-to-disk writes a checked image and its seed', () => {
       expect(r.lines).toContain(`image-to-disk: downloaded ${(served.length / MIB).toFixed(0)} MiB (${format}), sha256 ${sha(served)} as declared`);
       expect(r.lines).toContain(`image-to-disk: wrote ${IMAGE_BYTES} bytes to ${disk}; they read back with the sha256 they were written with, ${sha(raw)}`);
       expect(r.lines.at(-1)).toBe('image-to-disk: put fleet-seed.json on the EFI system partition (partition 1)');
-      const seed = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/fleet-seed.json'], { encoding: 'utf8', env: mtools, stdio: ['ignore', 'pipe', 'ignore'] });
+      const seed = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/fleet-seed.json'], {
+        encoding: 'utf8',
+        env: mtools,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       expect(JSON.parse(seed)).toEqual({ seedUrl: files.url('/seed'), node: 'node-7', nodeUuid: UUID, installCode: rig.code });
       // Past the ESP (which now holds the seed) the disk holds the image byte for byte.
       expect(sha(await diskBytes(ESP_END, IMAGE_BYTES))).toBe(sha(raw.subarray(ESP_END)));
@@ -128,10 +152,14 @@ describe('image-to-disk writes a checked image and its seed', () => {
       expect(getsSince(from)).toEqual(['/image.raw.zst', seedPath()]);
       expect(r.lines.at(-1)).toBe('image-to-disk: put the seed (meta-data, user-data) in /var/lib/cloud/seed/nocloud on the root partition (partition 2)');
       const root = `${disk}?offset=${ESP_END}`;
-      const cat = (f: string) => execFileSync('debugfs', ['-R', `cat /var/lib/cloud/seed/nocloud/${f}`, root], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const cat = (f: string) =>
+        execFileSync('debugfs', ['-R', `cat /var/lib/cloud/seed/nocloud/${f}`, root], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
       expect(cat('user-data')).toBe('#cloud-config\nhostname: node-7\n');
       expect(cat('meta-data')).toBe('instance-id: node-7\n');
-      const stat = execFileSync('debugfs', ['-R', 'stat /var/lib/cloud/seed/nocloud/user-data', root], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const stat = execFileSync('debugfs', ['-R', 'stat /var/lib/cloud/seed/nocloud/user-data', root], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       expect(stat).toMatch(/Mode:\s+0600/);
       expect(stat).toMatch(/User:\s+0\s+Group:\s+0/);
       execFileSync('e2fsck', ['-n', '-f', root], { stdio: 'ignore' });
@@ -143,7 +171,7 @@ describe('image-to-disk writes a checked image and its seed', () => {
 describe('image-to-disk fails on a packed image that is broken or too large', () => {
   beforeAll(wipedInNewBoot);
 
-  it('a truncated xz image: the decompressor\'s error', async () => {
+  it("a truncated xz image: the decompressor's error", async () => {
     const cut = files.served.get('/image.raw.xz')!.subarray(0, 100_000);
     files.served.set('/cut.raw.xz', cut);
     const r = await rig.perform('image-to-disk', imageToDisk, env('alpine-image', '/cut.raw.xz'));
@@ -151,7 +179,10 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     expect(r.lines.at(-1)).toMatch(/^image-to-disk: failed: xz -d: xz: \(stdin\): Unexpected end of input$/);
   });
 
-  it.each([['zst', ['zstd', '-c', '-q']], ['gz', ['gzip', '-c', '-1']]])('a .%s image larger than the disk: stops where the disk ends, and leaves no decompressor running', async (ext, cmd) => {
+  it.each([
+    ['zst', ['zstd', '-c', '-q']],
+    ['gz', ['gzip', '-c', '-1']],
+  ])('a .%s image larger than the disk: stops where the disk ends, and leaves no decompressor running', async (ext, cmd) => {
     files.served.set(`/big.raw.${ext}`, execFileSync(cmd[0]!, cmd.slice(1), { input: Buffer.alloc(80 * MIB), maxBuffer: 64 * MIB }));
     const r = await rig.perform('image-to-disk', imageToDisk, env('alpine-image', `/big.raw.${ext}`));
     expect(r.code).toBe(1);
@@ -204,13 +235,23 @@ describe('image-to-disk refuses before its first write', () => {
 
   it('an image whose sha256 is not the declared one', async () => {
     const wrong = 'ab'.repeat(32);
-    await refused(env('nixos-image', '/image.raw', { IMAGE_SHA256: wrong }), `image-to-disk: the image's sha256 is ${sha(raw)}, not IMAGE_SHA256 ${wrong}; nothing written`);
+    await refused(
+      env('nixos-image', '/image.raw', { IMAGE_SHA256: wrong }),
+      `image-to-disk: the image's sha256 is ${sha(raw)}, not IMAGE_SHA256 ${wrong}; nothing written`,
+    );
   });
 
   it('an image larger than the RAM it may use, one that does not answer, one larger than the disk', async () => {
-    await refused(env('nixos-image', '/image.raw'), `image-to-disk: the image ${files.url('/image.raw')} is larger than the 10 MiB of RAM it may use; nothing written`, 'MemAvailable:    1058816 kB\n');
+    await refused(
+      env('nixos-image', '/image.raw'),
+      `image-to-disk: the image ${files.url('/image.raw')} is larger than the 10 MiB of RAM it may use; nothing written`,
+      'MemAvailable:    1058816 kB\n',
+    );
     await writeFile(join(rig.proc, 'meminfo'), 'MemAvailable:   20000000 kB\n');
-    await refused(env('nixos-image', '/gone.raw', { IMAGE_SHA256: 'ab'.repeat(32) }), `image-to-disk: the image ${files.url('/gone.raw')} cannot be fetched (HTTP 404); nothing written`);
+    await refused(
+      env('nixos-image', '/gone.raw', { IMAGE_SHA256: 'ab'.repeat(32) }),
+      `image-to-disk: the image ${files.url('/gone.raw')} cannot be fetched (HTTP 404); nothing written`,
+    );
     files.served.set('/huge.raw', Buffer.alloc(65 * MIB));
     await refused(env('nixos-image', '/huge.raw'), `image-to-disk: the image (${65 * MIB} bytes) is larger than ${disk} (${64 * MIB} bytes); nothing written`);
     files.served.delete('/huge.raw');
@@ -219,21 +260,33 @@ describe('image-to-disk refuses before its first write', () => {
   it('cloud-init-nocloud: an image whose sha256 is wrong, or that is larger than the disk, leaves the seed unfetched', async () => {
     const from = files.requests.length;
     const wrong = 'ab'.repeat(32);
-    await refused(env('cloud-init-nocloud', '/image.raw', { IMAGE_SHA256: wrong }), `image-to-disk: the image's sha256 is ${sha(raw)}, not IMAGE_SHA256 ${wrong}; nothing written`);
+    await refused(
+      env('cloud-init-nocloud', '/image.raw', { IMAGE_SHA256: wrong }),
+      `image-to-disk: the image's sha256 is ${sha(raw)}, not IMAGE_SHA256 ${wrong}; nothing written`,
+    );
     files.served.set('/huge.raw', Buffer.alloc(65 * MIB));
-    await refused(env('cloud-init-nocloud', '/huge.raw'), `image-to-disk: the image (${65 * MIB} bytes) is larger than ${disk} (${64 * MIB} bytes); nothing written`);
+    await refused(
+      env('cloud-init-nocloud', '/huge.raw'),
+      `image-to-disk: the image (${65 * MIB} bytes) is larger than ${disk} (${64 * MIB} bytes); nothing written`,
+    );
     files.served.delete('/huge.raw');
     expect(getsSince(from)).toEqual(['/image.raw', '/huge.raw']);
     expect(files.requests.slice(from).map((q) => q.path)).not.toContain(seedPath());
   });
 
   it('a NoCloud seed that does not answer, or holds a link', async () => {
-    await refused(env('cloud-init-nocloud', '/image.raw', { SEED_URL: files.url('/nowhere') }), `image-to-disk: the seed at ${files.url('/nowhere')}/<install code> cannot be fetched (HTTP 404); nothing written`);
+    await refused(
+      env('cloud-init-nocloud', '/image.raw', { SEED_URL: files.url('/nowhere') }),
+      `image-to-disk: the seed at ${files.url('/nowhere')}/<install code> cannot be fetched (HTTP 404); nothing written`,
+    );
     const seed = join(rig.dir, 'bad-seed');
     await mkdir(seed);
     execFileSync('ln', ['-s', '/etc/shadow', join(seed, 'user-data')]);
     files.served.set(`/bad/${rig.code}`, execFileSync('tar', ['-c', '-C', seed, 'user-data']));
-    await refused(env('cloud-init-nocloud', '/image.raw', { SEED_URL: files.url('/bad') }), 'image-to-disk: the seed holds user-data, which is neither a file nor a directory; nothing written');
+    await refused(
+      env('cloud-init-nocloud', '/image.raw', { SEED_URL: files.url('/bad') }),
+      'image-to-disk: the seed holds user-data, which is neither a file nor a directory; nothing written',
+    );
   });
 
   it('a payload that is no disk image, a malformed digest, no node UUID', async () => {
@@ -246,6 +299,9 @@ describe('image-to-disk refuses before its first write', () => {
 
   it('a run resumed in a new boot after wipe-disk', async () => {
     await rig.setBootId(randomUUID());
-    await refused(env('nixos-image', '/image.raw'), 'image-to-disk: this run resumed in a new boot after wipe-disk; nothing written; set desired_action to provision');
+    await refused(
+      env('nixos-image', '/image.raw'),
+      'image-to-disk: this run resumed in a new boot after wipe-disk; nothing written; set desired_action to provision',
+    );
   });
 });

@@ -12,7 +12,7 @@ import { Rig } from './rig.js';
 
 const GUID = '5f3c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11';
 
-describe('efibootmgr\'s listing', () => {
+describe("efibootmgr's listing", () => {
   // efibootmgr 17 -v (Debian 12), with an inactive entry and optional data after the path.
   const v17 = [
     'BootNext: 0003',
@@ -25,23 +25,31 @@ describe('efibootmgr\'s listing', () => {
     '',
   ].join('\n');
 
-  it('reads BootNext, BootOrder and each entry\'s number, state, label and path', () => {
+  it("reads BootNext, BootOrder and each entry's number, state, label and path", () => {
     const s = parseEfibootmgr(v17);
     expect(s.next).toBe('0003');
     expect(s.order).toEqual(['0003', '0001', '0000']);
-    expect(s.entries.map((e) => [e.num, e.active, e.label])).toEqual([['0000', false, 'UiApp'], ['0001', true, 'UEFI PXEv4 (MAC:525400123456)'], ['0003', true, 'fleet talos']]);
+    expect(s.entries.map((e) => [e.num, e.active, e.label])).toEqual([
+      ['0000', false, 'UiApp'],
+      ['0001', true, 'UEFI PXEv4 (MAC:525400123456)'],
+      ['0003', true, 'fleet talos'],
+    ]);
     expect(loadsFrom(s.entries[2]!, GUID, '\\EFI\\BOOT\\BOOTX64.EFI')).toBe(true);
     expect(loadsFrom(s.entries[2]!, '0b5c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11', '\\EFI\\BOOT\\BOOTX64.EFI')).toBe(false);
   });
 
-  it('reads efivar 39\'s paths without File(…), and a firmware with no BootOrder', () => {
-    const s = parseEfibootmgr(`No BootOrder is set; firmware will attempt recovery\nBoot0004* fleet nixos-image\tHD(2,GPT,${GUID},0x800,0x8000)/\\EFI\\BOOT\\BOOTX64.EFI\n`);
+  it("reads efivar 39's paths without File(…), and a firmware with no BootOrder", () => {
+    const s = parseEfibootmgr(
+      `No BootOrder is set; firmware will attempt recovery\nBoot0004* fleet nixos-image\tHD(2,GPT,${GUID},0x800,0x8000)/\\EFI\\BOOT\\BOOTX64.EFI\n`,
+    );
     expect(s).toMatchObject({ next: null, order: [] });
     expect(loadsFrom(s.entries[0]!, GUID, '\\EFI\\BOOT\\BOOTX64.EFI')).toBe(true);
   });
 
   it('plans to keep the one active entry for this ESP and delete the other entries of its label', () => {
-    const s = parseEfibootmgr(`${v17}Boot0005  fleet talos\tHD(1,GPT,${GUID},0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)\nBoot0006* fleet talos\tHD(1,GPT,0b5c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11,0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)\n`);
+    const s = parseEfibootmgr(
+      `${v17}Boot0005  fleet talos\tHD(1,GPT,${GUID},0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)\nBoot0006* fleet talos\tHD(1,GPT,0b5c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11,0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)\n`,
+    );
     expect(planEntries(s, 'fleet talos', GUID, '\\EFI\\BOOT\\BOOTX64.EFI')).toEqual({ keep: '0003', stale: ['0005', '0006'] });
     expect(planEntries(s, 'fleet alpine-image', GUID, '\\EFI\\BOOT\\BOOTX64.EFI')).toEqual({ keep: null, stale: [] });
     expect(orderFirst(['0001', '0005', '0003', '0000'], '0003', ['0005'])).toEqual(['0003', '0001', '0000']);
@@ -51,7 +59,13 @@ describe('efibootmgr\'s listing', () => {
 describe('next-boot refuses before it changes a boot entry', () => {
   let rig: Rig;
   let disk: string;
-  const vars = JSON.stringify({ bootCurrent: '0001', timeout: 0, bootNext: null, bootOrder: ['0001'], entries: { '0001': { label: 'UEFI PXEv4', path: 'MAC(525400123456,1)', active: true } } });
+  const vars = JSON.stringify({
+    bootCurrent: '0001',
+    timeout: 0,
+    bootNext: null,
+    bootOrder: ['0001'],
+    entries: { '0001': { label: 'UEFI PXEv4', path: 'MAC(525400123456,1)', active: true } },
+  });
 
   beforeEach(async () => {
     rig = await Rig.create();

@@ -25,8 +25,22 @@ let docker: DockerLab;
 let rig: Rig;
 let disk: string;
 
-const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'SN-PROVISION', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: docker.installer.good, CONFIG_URL });
-const installEnv = (more: Record<string, string> = {}) => ({ INSTALL: 'true', INSTALL_DISK: disk, INSTALLER_IMAGE: docker.installer.good, CONFIG_URL, ...more });
+const wipeEnv = () => ({
+  WIPE: 'true',
+  INSTALL_DISK: disk,
+  INSTALL_DISK_SERIAL: 'SN-PROVISION',
+  INSTALL: 'true',
+  OS: 'talos',
+  INSTALLER_IMAGE: docker.installer.good,
+  CONFIG_URL,
+});
+const installEnv = (more: Record<string, string> = {}) => ({
+  INSTALL: 'true',
+  INSTALL_DISK: disk,
+  INSTALLER_IMAGE: docker.installer.good,
+  CONFIG_URL,
+  ...more,
+});
 
 /** A fresh boot that attested, with the disk wiped in it. */
 async function wipedInNewBoot(): Promise<void> {
@@ -64,16 +78,40 @@ describe.skipIf(!isRoot)('install', () => {
     const since = Date.now();
     const r = await rig.perform('install', install, installEnv());
     expect(r).toEqual({ code: 0, lines: [`install: running the installer ${installer} on ${disk}`, `install: installed Talos to ${disk}`] });
-    expect(dockerRuns().at(-1)).toEqual(['run', '--rm', '--privileged', '--log-driver', 'none', '-v', '/dev:/dev', installer, 'install', '--disk', disk, '--platform', 'metal', '--config', `${CONFIG_URL}/${rig.code}`]);
+    expect(dockerRuns().at(-1)).toEqual([
+      'run',
+      '--rm',
+      '--privileged',
+      '--log-driver',
+      'none',
+      '-v',
+      '/dev:/dev',
+      installer,
+      'install',
+      '--disk',
+      disk,
+      '--platform',
+      'metal',
+      '--config',
+      `${CONFIG_URL}/${rig.code}`,
+    ]);
     expect(await docker.engine.containersCreated(since)).toEqual([installer]);
     const gpt = await readGpt(disk);
-    expect(gpt?.partitions.map((p) => [p.index, p.type])).toEqual([[1, PART_TYPE.efiSystem], [2, PART_TYPE.linuxFilesystem], [3, PART_TYPE.linuxFilesystem]]);
-    const cmdline = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
+    expect(gpt?.partitions.map((p) => [p.index, p.type])).toEqual([
+      [1, PART_TYPE.efiSystem],
+      [2, PART_TYPE.linuxFilesystem],
+      [3, PART_TYPE.linuxFilesystem],
+    ]);
+    const cmdline = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, MTOOLS_SKIP_CHECK: '1' },
+    });
     expect(cmdline).toContain(`talos.config=${CONFIG_URL}/${rig.code}`);
     expect(rig.lines.join('\n')).not.toContain(rig.code);
   });
 
-  it('run again in the same boot (the agent restarted mid-install): the installer\'s own refusal, then the failure line; the disk is unchanged', async () => {
+  it("run again in the same boot (the agent restarted mid-install): the installer's own refusal, then the failure line; the disk is unchanged", async () => {
     const before = sha256sum(disk);
     const since = Date.now();
     const r = await rig.perform('install', install, installEnv());
@@ -108,15 +146,24 @@ describe.skipIf(!isRoot)('install', () => {
     expect(await docker.engine.containersCreated(since)).toEqual([docker.installer.broken]);
     expect(r.code).toBe(1);
     expect(r.lines).toContain(`install: 2025/03/01 10:00:00 kernel command line: talos.platform=metal talos.config=${CONFIG_URL}/<install code>`);
-    expect(r.lines.slice(-2)).toEqual(['install: failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument', 'install: the installer failed; the lines above are its last output']);
+    expect(r.lines.slice(-2)).toEqual([
+      'install: failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument',
+      'install: the installer failed; the lines above are its last output',
+    ]);
     expect(r.lines.join('\n')).not.toContain(rig.code);
   });
 
   it('a retirement (INSTALL false) installs nothing; a disk other than the wiped one or no code is refused', async () => {
     const runs = dockerRuns().length;
     const since = Date.now();
-    expect(await rig.perform('install', install, installEnv({ INSTALL: 'false' }))).toEqual({ code: 0, lines: ['install: INSTALL is "false", not true: nothing installed (a retirement wipes only)'] });
-    expect(await rig.perform('install', install, installEnv({ INSTALL_DISK: '/dev/sdq' }))).toEqual({ code: 1, lines: [`install: /dev/sdq is not ${disk}, the disk wipe-disk wiped; nothing installed`] });
+    expect(await rig.perform('install', install, installEnv({ INSTALL: 'false' }))).toEqual({
+      code: 0,
+      lines: ['install: INSTALL is "false", not true: nothing installed (a retirement wipes only)'],
+    });
+    expect(await rig.perform('install', install, installEnv({ INSTALL_DISK: '/dev/sdq' }))).toEqual({
+      code: 1,
+      lines: [`install: /dev/sdq is not ${disk}, the disk wipe-disk wiped; nothing installed`],
+    });
     await rm(join(rig.fleet, 'install_code'));
     expect(await rig.perform('install', install, installEnv())).toEqual({ code: 1, lines: ['install: no install code'] });
     expect(dockerRuns()).toHaveLength(runs);
@@ -125,7 +172,11 @@ describe.skipIf(!isRoot)('install', () => {
 });
 
 describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
-  const PXE = { label: 'UEFI PXEv4 (MAC:525400123456)', path: 'PciRoot(0x0)/Pci(0x3,0x0)/MAC(525400123456,1)/IPv4(0.0.0.0,0,DHCP,0.0.0.0,0.0.0.0,0.0.0.0)', active: true };
+  const PXE = {
+    label: 'UEFI PXEv4 (MAC:525400123456)',
+    path: 'PciRoot(0x0)/Pci(0x3,0x0)/MAC(525400123456,1)/IPv4(0.0.0.0,0,DHCP,0.0.0.0,0.0.0.0,0.0.0.0)',
+    active: true,
+  };
   const UIAPP = { label: 'UiApp', path: 'FvVol(7cb8bdc9-f8eb-4f34-aaea-3ee4af6516a1)/FvFile(462caa21-7614-4503-836e-8ab6f4662331)', active: false };
   const STALE = { label: 'fleet talos', path: 'HD(1,GPT,0b5c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11,0x800,0x8000)/File(\\EFI\\BOOT\\BOOTX64.EFI)', active: true };
   const efivars = async () => JSON.parse(await readFile(rig.efivars, 'utf8')) as { bootNext: string; bootOrder: string[]; entries: Record<string, typeof PXE> };
@@ -133,10 +184,19 @@ describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
   beforeAll(async () => {
     await wipedInNewBoot();
     expect((await rig.perform('install', install, installEnv())).code).toBe(0);
-    await writeFile(rig.efivars, JSON.stringify({ bootCurrent: '0001', timeout: 0, bootNext: null, bootOrder: ['0001', '0002', '0000'], entries: { '0000': UIAPP, '0001': PXE, '0002': STALE } }));
+    await writeFile(
+      rig.efivars,
+      JSON.stringify({
+        bootCurrent: '0001',
+        timeout: 0,
+        bootNext: null,
+        bootOrder: ['0001', '0002', '0000'],
+        entries: { '0000': UIAPP, '0001': PXE, '0002': STALE },
+      }),
+    );
   });
 
-  it('replaces an earlier install\'s entry with one for this ESP, first in BootOrder and BootNext, read back', async () => {
+  it("replaces an earlier install's entry with one for this ESP, first in BootOrder and BootNext, read back", async () => {
     const esp = (await readGpt(disk))!.partitions[0]!;
     const r = await rig.perform('next-boot', nextBoot, { OS: 'talos', INSTALL_DISK: disk });
     expect(r).toEqual({
@@ -162,7 +222,10 @@ describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
 
   it('a retirement (no OS) leaves the entries as they are', async () => {
     const before = await efivars();
-    expect(await rig.perform('next-boot', nextBoot, { OS: '', INSTALL_DISK: disk })).toEqual({ code: 0, lines: ['next-boot: OS is empty: nothing was installed, so the boot entries stay as they are'] });
+    expect(await rig.perform('next-boot', nextBoot, { OS: '', INSTALL_DISK: disk })).toEqual({
+      code: 0,
+      lines: ['next-boot: OS is empty: nothing was installed, so the boot entries stay as they are'],
+    });
     expect(await efivars()).toEqual(before);
   });
 

@@ -23,12 +23,35 @@ describe('GPT', () => {
     try {
       const file = join(dir, 'disk.img');
       await sparseFile(file, 32 << 20);
-      execFileSync('sgdisk', ['-n', '1:2048:+8M', '-t', '1:EF00', '-c', '1:EFI', '-u', '1:5F3C0A2E-6F4E-4B1A-9A55-0D4F1F0E8C11', '-n', '3:0:0', '-t', '3:8304', '-c', '3:root', file], { stdio: 'ignore' });
+      execFileSync(
+        'sgdisk',
+        [
+          '-n',
+          '1:2048:+8M',
+          '-t',
+          '1:EF00',
+          '-c',
+          '1:EFI',
+          '-u',
+          '1:5F3C0A2E-6F4E-4B1A-9A55-0D4F1F0E8C11',
+          '-n',
+          '3:0:0',
+          '-t',
+          '3:8304',
+          '-c',
+          '3:root',
+          file,
+        ],
+        { stdio: 'ignore' },
+      );
       const bytes = await readFile(file);
       const header = parseGptHeader(bytes.subarray(0, 8192))!;
       expect(header).toMatchObject({ lbaSize: 512, entriesLba: 2n, entryCount: 128, entrySize: 128 });
       const parts = parseGptEntries(header, bytes.subarray(1024, 1024 + 128 * 128));
-      expect(parts.map((p) => [p.index, p.type, p.name])).toEqual([[1, PART_TYPE.efiSystem, 'EFI'], [3, PART_TYPE.linuxRootX86_64, 'root']]);
+      expect(parts.map((p) => [p.index, p.type, p.name])).toEqual([
+        [1, PART_TYPE.efiSystem, 'EFI'],
+        [3, PART_TYPE.linuxRootX86_64, 'root'],
+      ]);
       expect(parts[0]).toMatchObject({ guid: '5f3c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11', firstLba: 2048n, lastLba: 2048n + 16384n - 1n });
       // A flipped bit in the header, or in the partition array, is caught by its checksum.
       const bad = Buffer.from(bytes.subarray(0, 8192));
@@ -88,7 +111,9 @@ describe('images', () => {
     const esp = p(1, PART_TYPE.efiSystem);
     expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxRootX86_64)], new Set([2, 3]))).toMatchObject({ index: 3 });
     expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([3]))).toMatchObject({ index: 3 });
-    expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([2, 3]))).toBe('the image has 2 root partitions, not one');
+    expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([2, 3]))).toBe(
+      'the image has 2 root partitions, not one',
+    );
     expect(chooseRoot([esp, p(2, PART_TYPE.linuxRootX86_64)], new Set())).toBe("the image's root partition 2 is not ext4");
   });
 
@@ -118,8 +143,21 @@ describe('images', () => {
 describe('the Talos installer', () => {
   it('runs privileged with /dev, with talos.config at CONFIG_URL/<code>', () => {
     expect(installerArgs('ghcr.io/siderolabs/installer:v1.9.5', '/dev/nvme0n1', 'https://fleet:8443/v1/config/', 'C0DE')).toEqual([
-      'run', '--rm', '--privileged', '--log-driver', 'none', '-v', '/dev:/dev', 'ghcr.io/siderolabs/installer:v1.9.5',
-      'install', '--disk', '/dev/nvme0n1', '--platform', 'metal', '--config', 'https://fleet:8443/v1/config/C0DE',
+      'run',
+      '--rm',
+      '--privileged',
+      '--log-driver',
+      'none',
+      '-v',
+      '/dev:/dev',
+      'ghcr.io/siderolabs/installer:v1.9.5',
+      'install',
+      '--disk',
+      '/dev/nvme0n1',
+      '--platform',
+      'metal',
+      '--config',
+      'https://fleet:8443/v1/config/C0DE',
     ]);
   });
 
@@ -134,8 +172,21 @@ describe('the Talos installer', () => {
 
 describe('what a run must give wipe-disk before it wipes', () => {
   const none: RunEnv = { INSTALL: '', OS: '', INSTALLER_IMAGE: '', CONFIG_URL: '', IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' };
-  const talos: RunEnv = { ...none, INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: 'ghcr.io/siderolabs/installer:v1.9.5', CONFIG_URL: 'https://fleet.example/v1/config' };
-  const image: RunEnv = { ...none, INSTALL: 'true', OS: 'nixos-image', IMAGE_URL: 'https://img.example/nixos.raw', IMAGE_SHA256: 'c'.repeat(64), SEED_URL: 'https://fleet.example/v1/seed' };
+  const talos: RunEnv = {
+    ...none,
+    INSTALL: 'true',
+    OS: 'talos',
+    INSTALLER_IMAGE: 'ghcr.io/siderolabs/installer:v1.9.5',
+    CONFIG_URL: 'https://fleet.example/v1/config',
+  };
+  const image: RunEnv = {
+    ...none,
+    INSTALL: 'true',
+    OS: 'nixos-image',
+    IMAGE_URL: 'https://img.example/nixos.raw',
+    IMAGE_SHA256: 'c'.repeat(64),
+    SEED_URL: 'https://fleet.example/v1/seed',
+  };
 
   it('a Talos provision needs the installer image and the config URL', () => {
     expect(runLacks(talos)).toEqual([]);
@@ -151,7 +202,8 @@ describe('what a run must give wipe-disk before it wipes', () => {
     expect(runLacks(run)).toEqual([]);
     expect(runLacks({ ...run, IMAGE_URL: '' })).toEqual(['IMAGE_URL']);
     expect(runLacks({ ...run, SEED_URL: '' })).toEqual(['SEED_URL']);
-    for (const sha of ['', 'c'.repeat(63), 'c'.repeat(65), 'z'.repeat(64), ` ${'c'.repeat(63)}`]) expect(runLacks({ ...run, IMAGE_SHA256: sha })).toEqual(['IMAGE_SHA256']);
+    for (const sha of ['', 'c'.repeat(63), 'c'.repeat(65), 'z'.repeat(64), ` ${'c'.repeat(63)}`])
+      expect(runLacks({ ...run, IMAGE_SHA256: sha })).toEqual(['IMAGE_SHA256']);
     // image-to-disk takes the digest in either case: so does wipe-disk.
     expect(runLacks({ ...run, IMAGE_SHA256: 'C'.repeat(64) })).toEqual([]);
     expect(runLacks({ ...run, IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' })).toEqual(['IMAGE_URL', 'IMAGE_SHA256', 'SEED_URL']);
@@ -175,13 +227,21 @@ describe('what a run must give wipe-disk before it wipes', () => {
     expect(lackRefusal(image)).toBeNull();
     expect(lackRefusal({ ...none, INSTALL: 'false' })).toBeNull();
     expect(lackRefusal({ ...talos, CONFIG_URL: '' })).toBe('the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped');
-    expect(lackRefusal({ ...talos, INSTALLER_IMAGE: '', CONFIG_URL: '' })).toBe('the run installs Talos, but gives install no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL); nothing wiped');
-    expect(lackRefusal({ ...image, IMAGE_SHA256: 'abc' })).toBe('the run installs nixos-image, but gives image-to-disk no sha256 of 64 hex digits (IMAGE_SHA256); nothing wiped');
+    expect(lackRefusal({ ...talos, INSTALLER_IMAGE: '', CONFIG_URL: '' })).toBe(
+      'the run installs Talos, but gives install no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL); nothing wiped',
+    );
+    expect(lackRefusal({ ...image, IMAGE_SHA256: 'abc' })).toBe(
+      'the run installs nixos-image, but gives image-to-disk no sha256 of 64 hex digits (IMAGE_SHA256); nothing wiped',
+    );
     expect(lackRefusal({ ...image, OS: 'cloud-init-nocloud', IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' })).toBe(
       'the run installs cloud-init-nocloud, but gives image-to-disk no image URL (IMAGE_URL), no sha256 of 64 hex digits (IMAGE_SHA256) and no seed URL (SEED_URL); nothing wiped',
     );
-    expect(lackRefusal({ ...talos, OS: '' })).toBe('the run installs (INSTALL is true) but names no payload: OS is empty, not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped');
-    expect(lackRefusal({ ...talos, OS: 'windows' })).toBe('the run installs (INSTALL is true) but names no payload: OS is "windows", not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped');
+    expect(lackRefusal({ ...talos, OS: '' })).toBe(
+      'the run installs (INSTALL is true) but names no payload: OS is empty, not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped',
+    );
+    expect(lackRefusal({ ...talos, OS: 'windows' })).toBe(
+      'the run installs (INSTALL is true) but names no payload: OS is "windows", not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped',
+    );
   });
 
   it('for any run: refuses exactly when something is missing, only for a run that installs, naming variables its installing action reads (fuzz)', () => {

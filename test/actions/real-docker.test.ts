@@ -45,7 +45,15 @@ beforeEach(async () => {
 });
 afterEach(() => rig.cleanup());
 
-const env = (image: string) => ({ WIPE: 'true', INSTALL_DISK: disk, INSTALL_DISK_SERIAL: 'S4EVNF0M123456', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: image, CONFIG_URL: 'https://fleetd.lab:8443/v1/config' });
+const env = (image: string) => ({
+  WIPE: 'true',
+  INSTALL_DISK: disk,
+  INSTALL_DISK_SERIAL: 'S4EVNF0M123456',
+  INSTALL: 'true',
+  OS: 'talos',
+  INSTALLER_IMAGE: image,
+  CONFIG_URL: 'https://fleetd.lab:8443/v1/config',
+});
 
 describe.skipIf(!isRoot)('the installer pulled by a real engine from a real registry', () => {
   it('pulls the image the registry holds, then wipes: the engine now holds it for install', async () => {
@@ -60,10 +68,12 @@ describe.skipIf(!isRoot)('the installer pulled by a real engine from a real regi
   it.each([
     ['an image the registry does not hold', () => docker.missing, /manifest unknown/],
     ['a registry that does not answer', () => docker.unreachable, /connection refused/],
-  ])('%s: the real engine\'s refusal, in the runbook\'s line, and nothing wiped', async (_n, image, why) => {
+  ])("%s: the real engine's refusal, in the runbook's line, and nothing wiped", async (_n, image, why) => {
     const r = await rig.perform('wipe-disk', wipeDisk, env(image()));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toMatch(new RegExp(`^wipe: the installer image ${image().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*\\); nothing wiped$`));
+    expect(r.lines.at(-1)).toMatch(
+      new RegExp(`^wipe: the installer image ${image().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*\\); nothing wiped$`),
+    );
     expect(r.lines.at(-1)).toMatch(why);
     expect(sha256sum(disk)).toBe(before);
     await expect(access(join(rig.fleet, WIPED_FILE))).rejects.toThrow();
@@ -76,7 +86,15 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
   let broken: string;
   let dev: string;
   let r: Rig;
-  const wipeEnv = () => ({ WIPE: 'true', INSTALL_DISK: dev, INSTALL_DISK_SERIAL: 'SN-REAL-DOCKER', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: image, CONFIG_URL });
+  const wipeEnv = () => ({
+    WIPE: 'true',
+    INSTALL_DISK: dev,
+    INSTALL_DISK_SERIAL: 'SN-REAL-DOCKER',
+    INSTALL: 'true',
+    OS: 'talos',
+    INSTALLER_IMAGE: image,
+    CONFIG_URL,
+  });
   const installEnv = () => ({ INSTALL: 'true', INSTALL_DISK: dev, INSTALLER_IMAGE: image, CONFIG_URL });
 
   beforeAll(async () => {
@@ -96,14 +114,17 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     await r?.cleanup();
   });
 
-  it('wipe-disk pulls the installer, install runs it privileged with /dev: Talos\'s layout on the disk and talos.config on its ESP', async () => {
+  it("wipe-disk pulls the installer, install runs it privileged with /dev: Talos's layout on the disk and talos.config on its ESP", async () => {
     const wiped = await r.perform('wipe-disk', wipeDisk, wipeEnv());
     expect(wiped.code, wiped.lines.join('\n')).toBe(0);
     await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
     const installed = await r.perform('install', install, installEnv());
     expect(installed.lines, installed.lines.join('\n')).toContain(`install: installed Talos to ${dev}`);
     expect((await readGpt(dev))!.partitions.map((p) => p.name)).toEqual(['EFI', 'META', 'STATE']);
-    const cmdline = execFileSync('mtype', ['-i', `${dev}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], { encoding: 'utf8', env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
+    const cmdline = execFileSync('mtype', ['-i', `${dev}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], {
+      encoding: 'utf8',
+      env: { ...process.env, MTOOLS_SKIP_CHECK: '1' },
+    });
     expect(cmdline).toBe(`talos.platform=metal talos.config=${CONFIG_URL}/${r.code}\n`);
   });
 
@@ -115,7 +136,7 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     expect(again.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
   });
 
-  it('an installer that fails: the real container\'s exit and last lines, then install\'s runbook line', async () => {
+  it("an installer that fails: the real container's exit and last lines, then install's runbook line", async () => {
     // A new boot whose wipe-disk pulled the broken installer: install runs it, and it fails.
     await r.setBootId(randomUUID());
     await r.attest();

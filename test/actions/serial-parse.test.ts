@@ -19,13 +19,20 @@ describe('VPD page 0x80', () => {
   });
 
   it('refuses a short header, another page, a length past the end and unprintable bytes', () => {
-    for (const page of [Buffer.from([0, 0x80, 0]), Buffer.from([0, 0x83, 0, 1, 0x41]), Buffer.from([0, 0x80, 0, 9, 0x41]), Buffer.from([0, 0x80, 0, 3, 0x41, 0x07, 0x42])]) {
+    for (const page of [
+      Buffer.from([0, 0x80, 0]),
+      Buffer.from([0, 0x83, 0, 1, 0x41]),
+      Buffer.from([0, 0x80, 0, 9, 0x41]),
+      Buffer.from([0, 0x80, 0, 3, 0x41, 0x07, 0x42]),
+    ]) {
       expect(() => vpdPg80Serial(page)).toThrow(ParseError);
     }
   });
 
   it('turns any bytes into a serial or a typed error, never anything else (fuzz)', () => {
-    const headed = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 64 })).map(([len, body]) => Buffer.concat([Buffer.from([0, 0x80, 0, len]), body]));
+    const headed = fc
+      .tuple(fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 64 }))
+      .map(([len, body]) => Buffer.concat([Buffer.from([0, 0x80, 0, len]), body]));
     fc.assert(
       fc.property(fc.oneof(fc.uint8Array({ maxLength: 80 }), headed), (bytes) => {
         try {
@@ -60,7 +67,9 @@ describe('serials in sysfs attributes and wwids', () => {
     const wwids = fc.oneof(
       fc.string({ maxLength: 80 }),
       fc.string({ maxLength: 60 }).map((s) => `t10.${s}`),
-      fc.tuple(fc.uint8Array({ maxLength: 20 }), fc.uint8Array({ maxLength: 4 })).map(([a, b]) => `nvme.1b36-${Buffer.from(a).toString('hex')}-${Buffer.from(b).toString('hex')}-00000001`),
+      fc
+        .tuple(fc.uint8Array({ maxLength: 20 }), fc.uint8Array({ maxLength: 4 }))
+        .map(([a, b]) => `nvme.1b36-${Buffer.from(a).toString('hex')}-${Buffer.from(b).toString('hex')}-00000001`),
     );
     fc.assert(
       fc.property(wwids, (w) => {

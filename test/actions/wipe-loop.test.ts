@@ -105,7 +105,7 @@ describe.skipIf(!isRoot)('wipe-disk on a real disk', () => {
     expect(others.map(sha256sum)).toEqual(before);
   });
 
-  it('refuses the loop device named by another disk\'s serial, and writes nothing', async () => {
+  it("refuses the loop device named by another disk's serial, and writes nothing", async () => {
     const before = [target, ...others].map(sha256sum);
     const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-B'));
     expect(r).toEqual({ code: 1, lines: [`wipe: ${target} is the disk with serial DISK-A, but the disk that reports DISK-B is ${others[0]}`] });

@@ -142,11 +142,17 @@ describe('wipe-disk refuses, touching nothing', () => {
     await refused(env(ro, { INSTALL_DISK_SERIAL: 'RO-1' }), [`wipe: ${ro} is read-only`]);
     const held = await disk({ name: 'vdb', transport: 'virtio', dev: '254:16', serial: 'LVM-1', holders: ['dm-0'] });
     await refused(env(held, { INSTALL_DISK_SERIAL: 'LVM-1' }), [`wipe: ${held} is held by dm-0 (RAID, LVM or device-mapper)`]);
-    const raid = await disk({ name: 'vdc', transport: 'virtio', dev: '254:32', serial: 'MD-1', partitions: [{ name: 'vdc1', dev: '254:33', holders: ['md127'] }] });
+    const raid = await disk({
+      name: 'vdc',
+      transport: 'virtio',
+      dev: '254:32',
+      serial: 'MD-1',
+      partitions: [{ name: 'vdc1', dev: '254:33', holders: ['md127'] }],
+    });
     await refused(env(raid, { INSTALL_DISK_SERIAL: 'MD-1' }), [`wipe: ${raid} is held by md127 (RAID, LVM or device-mapper)`]);
   });
 
-  it('when a partition\'s /dev node is not that partition', async () => {
+  it("when a partition's /dev node is not that partition", async () => {
     const parted = await disk({ name: 'vdz', transport: 'virtio', dev: '254:48', serial: 'P-1', partitions: [{ name: 'vdz1', dev: '254:49' }] });
     await refused(env(parted, { INSTALL_DISK_SERIAL: 'P-1' }), ['wipe: /dev/vdz1 is not partition vdz1 (254:49) of vdz; nothing wiped']);
   });
@@ -182,10 +188,18 @@ describe('wipe-disk refuses, touching nothing', () => {
     const gone = await new Files().start();
     await gone.stop();
     const down = gone.url('/v1/seed');
-    await refused(imageEnv(nvme, files.url('/nixos.raw'), { SEED_URL: down }), [found, answers, `wipe: the seed service ${down} does not answer (ECONNREFUSED); nothing wiped`]);
+    await refused(imageEnv(nvme, files.url('/nixos.raw'), { SEED_URL: down }), [
+      found,
+      answers,
+      `wipe: the seed service ${down} does not answer (ECONNREFUSED); nothing wiped`,
+    ]);
     for (const status of [500, 503]) {
       files.statuses.set('/v1/seed', status);
-      await refused(imageEnv(nvme, files.url('/nixos.raw')), [found, answers, `wipe: the seed service ${seedUrl()} does not answer (HTTP ${status}); nothing wiped`]);
+      await refused(imageEnv(nvme, files.url('/nixos.raw')), [
+        found,
+        answers,
+        `wipe: the seed service ${seedUrl()} does not answer (HTTP ${status}); nothing wiped`,
+      ]);
     }
     expect(files.requests.filter((q) => q.path.startsWith('/v1/seed')).map((q) => `${q.method} ${q.path}`)).toEqual(['HEAD /v1/seed', 'HEAD /v1/seed']);
   });
@@ -215,7 +229,12 @@ describe('wipe-disk refuses a run that could not install after the wipe, touchin
     ['no config URL', { CONFIG_URL: '' }, 'no config URL (CONFIG_URL)', 'install: no config URL is given'],
     ['a config URL the hardwareMap lacks', { CONFIG_URL: '<no value>' }, 'no config URL (CONFIG_URL)', 'install: no config URL is given'],
     ['no installer image', { INSTALLER_IMAGE: '' }, 'no installer image (INSTALLER_IMAGE)', 'install: no installer image is declared'],
-    ['neither', { INSTALLER_IMAGE: '', CONFIG_URL: '' }, 'no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL)', 'install: no installer image is declared'],
+    [
+      'neither',
+      { INSTALLER_IMAGE: '', CONFIG_URL: '' },
+      'no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL)',
+      'install: no installer image is declared',
+    ],
   ];
   it.each(talos)('a Talos provision with %s', async (_, more, lacks, installSays) => {
     await refusedBeforeAnything(env(nvme, more), `wipe: the run installs Talos, but gives install ${lacks}; nothing wiped`);
@@ -225,12 +244,30 @@ describe('wipe-disk refuses a run that could not install after the wipe, touchin
 
   const images: Array<[string, string, Record<string, string>, string, string]> = [
     ['nixos-image', 'no sha256', { IMAGE_SHA256: '' }, 'no sha256 of 64 hex digits (IMAGE_SHA256)', 'image-to-disk: IMAGE_SHA256 is not 64 hex digits'],
-    ['nixos-image', 'a sha256 of 63 hex digits', { IMAGE_SHA256: 'a'.repeat(63) }, 'no sha256 of 64 hex digits (IMAGE_SHA256)', 'image-to-disk: IMAGE_SHA256 is not 64 hex digits'],
-    ['nixos-image', 'a sha256 that is not hex', { IMAGE_SHA256: 'g'.repeat(64) }, 'no sha256 of 64 hex digits (IMAGE_SHA256)', 'image-to-disk: IMAGE_SHA256 is not 64 hex digits'],
+    [
+      'nixos-image',
+      'a sha256 of 63 hex digits',
+      { IMAGE_SHA256: 'a'.repeat(63) },
+      'no sha256 of 64 hex digits (IMAGE_SHA256)',
+      'image-to-disk: IMAGE_SHA256 is not 64 hex digits',
+    ],
+    [
+      'nixos-image',
+      'a sha256 that is not hex',
+      { IMAGE_SHA256: 'g'.repeat(64) },
+      'no sha256 of 64 hex digits (IMAGE_SHA256)',
+      'image-to-disk: IMAGE_SHA256 is not 64 hex digits',
+    ],
     ['alpine-image', 'no seed URL', { SEED_URL: '' }, 'no seed URL (SEED_URL)', 'image-to-disk: no seed URL is given'],
     ['cloud-init-nocloud', 'no seed URL', { SEED_URL: '<no value>' }, 'no seed URL (SEED_URL)', 'image-to-disk: no seed URL is given'],
     ['nixos-image', 'no image URL', { IMAGE_URL: '' }, 'no image URL (IMAGE_URL)', 'image-to-disk: no image URL is declared'],
-    ['cloud-init-nocloud', 'none of them', { IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' }, 'no image URL (IMAGE_URL), no sha256 of 64 hex digits (IMAGE_SHA256) and no seed URL (SEED_URL)', 'image-to-disk: no image URL is declared'],
+    [
+      'cloud-init-nocloud',
+      'none of them',
+      { IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' },
+      'no image URL (IMAGE_URL), no sha256 of 64 hex digits (IMAGE_SHA256) and no seed URL (SEED_URL)',
+      'image-to-disk: no image URL is declared',
+    ],
   ];
   it.each(images)('%s: a provision with %s', async (os, _, more, lacks, imageSays) => {
     const e = imageEnv(nvme, image(), { OS: os, ...more });
@@ -240,10 +277,22 @@ describe('wipe-disk refuses a run that could not install after the wipe, touchin
 
   it('a run that installs but names no payload: OS empty, or no payload fleet knows', async () => {
     const payloads = 'talos, nixos-image, alpine-image, cloud-init-nocloud';
-    await refusedBeforeAnything(env(nvme, { OS: '' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`);
-    await refusedBeforeAnything(env(nvme, { OS: '<no value>' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`);
-    await refusedBeforeAnything(imageEnv(nvme, image(), { OS: 'ubuntu-image' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is "ubuntu-image", not one of ${payloads}; nothing wiped`);
-    await refusedBeforeAnything(env(nvme, { OS: 'Talos' }), `wipe: the run installs (INSTALL is true) but names no payload: OS is "Talos", not one of ${payloads}; nothing wiped`);
+    await refusedBeforeAnything(
+      env(nvme, { OS: '' }),
+      `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`,
+    );
+    await refusedBeforeAnything(
+      env(nvme, { OS: '<no value>' }),
+      `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`,
+    );
+    await refusedBeforeAnything(
+      imageEnv(nvme, image(), { OS: 'ubuntu-image' }),
+      `wipe: the run installs (INSTALL is true) but names no payload: OS is "ubuntu-image", not one of ${payloads}; nothing wiped`,
+    );
+    await refusedBeforeAnything(
+      env(nvme, { OS: 'Talos' }),
+      `wipe: the run installs (INSTALL is true) but names no payload: OS is "Talos", not one of ${payloads}; nothing wiped`,
+    );
   });
 });
 
@@ -269,21 +318,27 @@ describe('wipe-disk without work', () => {
     expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
   });
 
-  it.each(['nixos-image', 'alpine-image', 'cloud-init-nocloud'])('%s: counts the seed service\'s 404 for its bare URL as an answer, asks it nothing under the code, and then wipes', async (os) => {
-    const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
-    await rig.attest();
-    files.served.set('/nixos.raw', Buffer.from('image'));
-    files.served.set(`/v1/seed/${rig.code}`, Buffer.from('seed'));
-    const r = await rig.perform('wipe-disk', wipeDisk, imageEnv(nvme, files.url('/nixos.raw'), { OS: os }));
-    expect(r.code, r.lines.join('\n')).toBe(0);
-    expect(r.lines.slice(0, 3)).toEqual([
-      `wipe: ${nvme} reports the serial S4EVNF0M123456`,
-      `wipe: the image ${files.url('/nixos.raw')} answers`,
-      `wipe: the seed service ${seedUrl()} answers`,
-    ]);
-    expect(files.requests).toEqual([{ method: 'HEAD', path: '/nixos.raw' }, { method: 'HEAD', path: '/v1/seed' }]);
-    expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
-  });
+  it.each(['nixos-image', 'alpine-image', 'cloud-init-nocloud'])(
+    "%s: counts the seed service's 404 for its bare URL as an answer, asks it nothing under the code, and then wipes",
+    async (os) => {
+      const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
+      await rig.attest();
+      files.served.set('/nixos.raw', Buffer.from('image'));
+      files.served.set(`/v1/seed/${rig.code}`, Buffer.from('seed'));
+      const r = await rig.perform('wipe-disk', wipeDisk, imageEnv(nvme, files.url('/nixos.raw'), { OS: os }));
+      expect(r.code, r.lines.join('\n')).toBe(0);
+      expect(r.lines.slice(0, 3)).toEqual([
+        `wipe: ${nvme} reports the serial S4EVNF0M123456`,
+        `wipe: the image ${files.url('/nixos.raw')} answers`,
+        `wipe: the seed service ${seedUrl()} answers`,
+      ]);
+      expect(files.requests).toEqual([
+        { method: 'HEAD', path: '/nixos.raw' },
+        { method: 'HEAD', path: '/v1/seed' },
+      ]);
+      expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
+    },
+  );
 
   it.skipIf(!isRoot)('asks no seed service for a Talos provision, whatever SEED_URL says', async () => {
     const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });

@@ -39,13 +39,20 @@ describe('the boot NIC', () => {
 
   it('with neither: the only physical NIC with a link; bridges and lo do not count', async () => {
     const net = await sysNet(LAB);
-    expect(await pickBootNic({ bootMac: null, bootNic: null }, net, join(net, 'no-route'))).toEqual({ name: 'eno1', mac: '52:54:00:ab:cd:ef', by: 'the only NIC with a link' });
+    expect(await pickBootNic({ bootMac: null, bootNic: null }, net, join(net, 'no-route'))).toEqual({
+      name: 'eno1',
+      mac: '52:54:00:ab:cd:ef',
+      by: 'the only NIC with a link',
+    });
   });
 
-  it('with neither, under Secure Boot (the signed line names no NIC): the default route\'s NIC, as tink-agent-autoid names tink-agent', async () => {
+  it("with neither, under Secure Boot (the signed line names no NIC): the default route's NIC, as tink-agent-autoid names tink-agent", async () => {
     const net = await sysNet([...LAB.slice(0, 2), { ...LAB[2]!, up: true }]);
     const route = join(net, 'route');
-    await writeFile(route, 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\nenp2s0\t0001000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\nenp2s0\t00000000\t0101000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n');
+    await writeFile(
+      route,
+      'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\nenp2s0\t0001000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\nenp2s0\t00000000\t0101000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n',
+    );
     expect(await pickBootNic({ bootMac: null, bootNic: null }, net, route)).toEqual({ name: 'enp2s0', mac: '52:54:00:00:00:02', by: 'the default route' });
     expect(defaultRouteNic('Iface Destination\neth0 0001000A\n')).toBeNull();
     expect(defaultRouteNic('')).toBeNull();
@@ -53,8 +60,12 @@ describe('the boot NIC', () => {
 
   it('refuses to guess, and says what to fix', async () => {
     const net = await sysNet([...LAB.slice(0, 2), { ...LAB[2]!, up: true }]);
-    await expect(pickBootNic({ bootMac: null, bootNic: null }, net, join(net, 'no-route'))).rejects.toThrow(/names no boot NIC \(BOOTIF= or ip=\), no NIC holds the default route, and 2 NICs have a link \(eno1, enp2s0\); add BOOTIF=01-\$\{netX\/mac:hexhyp\}/);
-    await expect(pickBootNic({ bootMac: '52:54:00:99:99:99', bootNic: null }, net)).rejects.toThrow(/no NIC has the MAC BOOTIF names \(52:54:00:99:99:99\); NICs: eno1 52:54:00:ab:cd:ef, enp2s0 52:54:00:00:00:02/);
+    await expect(pickBootNic({ bootMac: null, bootNic: null }, net, join(net, 'no-route'))).rejects.toThrow(
+      /names no boot NIC \(BOOTIF= or ip=\), no NIC holds the default route, and 2 NICs have a link \(eno1, enp2s0\); add BOOTIF=01-\$\{netX\/mac:hexhyp\}/,
+    );
+    await expect(pickBootNic({ bootMac: '52:54:00:99:99:99', bootNic: null }, net)).rejects.toThrow(
+      /no NIC has the MAC BOOTIF names \(52:54:00:99:99:99\); NICs: eno1 52:54:00:ab:cd:ef, enp2s0 52:54:00:00:00:02/,
+    );
     await expect(pickBootNic({ bootMac: null, bootNic: 'eth7' }, net)).rejects.toThrow(/ip= names eth7, which this machine does not have/);
     await expect(pickBootNic({ bootMac: null, bootNic: null }, join(net, 'missing'))).rejects.toThrow(/cannot list the NICs/);
   });

@@ -22,7 +22,19 @@ export class Chrony {
     if (!existsSync(CHRONYD)) throw new Error(`no chronyd at ${CHRONYD}: run node scripts/ensure-deps.mjs --e2e`);
     const d = new Daemons('chronyd');
     const port = await freePort('udp');
-    writeFileSync(join(d.dir, 'chrony.conf'), [`port ${port}`, 'bindaddress 127.0.0.1', 'allow 127.0.0.1', 'local stratum 3', 'cmdport 0', `driftfile ${d.dir}/drift`, `pidfile ${d.dir}/chronyd.pid`, ''].join('\n'));
+    writeFileSync(
+      join(d.dir, 'chrony.conf'),
+      [
+        `port ${port}`,
+        'bindaddress 127.0.0.1',
+        'allow 127.0.0.1',
+        'local stratum 3',
+        'cmdport 0',
+        `driftfile ${d.dir}/drift`,
+        `pidfile ${d.dir}/chronyd.pid`,
+        '',
+      ].join('\n'),
+    );
     d.spawn(CHRONYD, ['-d', '-x', '-u', 'root', '-f', join(d.dir, 'chrony.conf')]);
     await d.until('chronyd', async () => !!(await querySntp('127.0.0.1', port, { tries: 1, timeoutMs: 300 })));
     return new Chrony(port, d);

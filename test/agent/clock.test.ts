@@ -67,7 +67,9 @@ describe('the clock from fleet_ntp_server (a real SNTP server on loopback)', () 
       expect(answer.stratum).toBe(3);
       expect(Math.abs(answer.offsetMs)).toBeLessThan(500);
       const set: number[] = [];
-      expect(await setClock({ host: '127.0.0.1', port: chrony.port }, { set: async (ms) => void set.push(ms) })).toMatch(new RegExp(`^clock: within \\d+ ms of 127\\.0\\.0\\.1:${chrony.port}; left as is$`));
+      expect(await setClock({ host: '127.0.0.1', port: chrony.port }, { set: async (ms) => void set.push(ms) })).toMatch(
+        new RegExp(`^clock: within \\d+ ms of 127\\.0\\.0\\.1:${chrony.port}; left as is$`),
+      );
       expect(set).toEqual([]);
     } finally {
       await chrony.stop();
@@ -77,7 +79,9 @@ describe('the clock from fleet_ntp_server (a real SNTP server on loopback)', () 
   it('leaves a clock that is already right alone', async () => {
     server = await SntpServer.start(0);
     const set: number[] = [];
-    expect(await setClock({ host: '127.0.0.1', port: server.port }, { set: async (ms) => void set.push(ms) })).toMatch(/^clock: within \d+ ms of 127\.0\.0\.1:\d+; left as is$/);
+    expect(await setClock({ host: '127.0.0.1', port: server.port }, { set: async (ms) => void set.push(ms) })).toMatch(
+      /^clock: within \d+ ms of 127\.0\.0\.1:\d+; left as is$/,
+    );
     expect(set).toEqual([]);
   });
 
@@ -91,8 +95,13 @@ describe('the clock from fleet_ntp_server (a real SNTP server on loopback)', () 
   ])('a server that answers %s: the clock stays, and the line says why', async (behaviour, why) => {
     server = await SntpServer.start(3_600_000, behaviour);
     const set: number[] = [];
-    const line = await setClock({ host: '127.0.0.1', port: server.port }, { set: async (ms) => void set.push(ms), query: (h, p) => querySntp(h, p, { timeoutMs: 200, tries: 2 }) });
-    expect(line).toMatch(/^clock: fleet_ntp_server 127\.0\.0\.1:\d+ gave no usable time \(.*\); the clock stays .*Z, and TLS to the verifier fails if it is far off$/);
+    const line = await setClock(
+      { host: '127.0.0.1', port: server.port },
+      { set: async (ms) => void set.push(ms), query: (h, p) => querySntp(h, p, { timeoutMs: 200, tries: 2 }) },
+    );
+    expect(line).toMatch(
+      /^clock: fleet_ntp_server 127\.0\.0\.1:\d+ gave no usable time \(.*\); the clock stays .*Z, and TLS to the verifier fails if it is far off$/,
+    );
     expect(line).toMatch(why);
     expect(set).toEqual([]);
     // Each failed try is tried again, but a kiss-o'-death means stop (RFC 4330 §8).
@@ -103,6 +112,11 @@ describe('the clock from fleet_ntp_server (a real SNTP server on loopback)', () 
     server = await SntpServer.start(-Date.now() + Date.parse('2001-01-01T00:00:00Z'));
     expect(await setClock({ host: '127.0.0.1', port: server.port }, { set: async () => undefined })).toMatch(/gave no usable time \(it says 2001-01-01T/);
     server.offsetMs = 60_000;
-    expect(await setClock({ host: '127.0.0.1', port: server.port }, { set: async () => Promise.reject(new Error('date: cannot set date: Operation not permitted')) })).toMatch(/\(setting it failed: date: cannot set date: Operation not permitted\)/);
+    expect(
+      await setClock(
+        { host: '127.0.0.1', port: server.port },
+        { set: async () => Promise.reject(new Error('date: cannot set date: Operation not permitted')) },
+      ),
+    ).toMatch(/\(setting it failed: date: cannot set date: Operation not permitted\)/);
   });
 });

@@ -7,7 +7,12 @@ export type SntpBehaviour = 'good' | 'kiss-of-death' | 'unsynchronized' | 'wrong
 /** A stratum-2 SNTP server on 127.0.0.1 whose clock runs `offsetMs` ahead of this process's. */
 export class SntpServer {
   requests = 0;
-  private constructor(private readonly socket: Socket, readonly port: number, public offsetMs: number, public behaviour: SntpBehaviour) {}
+  private constructor(
+    private readonly socket: Socket,
+    readonly port: number,
+    public offsetMs: number,
+    public behaviour: SntpBehaviour,
+  ) {}
 
   static async start(offsetMs: number, behaviour: SntpBehaviour = 'good', host = '127.0.0.1'): Promise<SntpServer> {
     const socket = createSocket('udp4');

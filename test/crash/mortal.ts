@@ -9,9 +9,24 @@ export class Killed extends Error {}
 
 /** The calls that write, by method name, on the parts fleetd writes through. */
 export const WRITES = new Set([
-  'create', 'patch', 'delete', 'createLease', 'replaceLease', // the kube client
-  'recordAttested', 'recordVerdict', 'journal', 'setDesiredAction', 'recordRun', 'setStatus', // the inventory
-  'note', 'forgetNotes', 'bindInstallCode', 'recordInstallCode', 'markServed', 'recordClaim', 'dropClaim', // the local store
+  'create',
+  'patch',
+  'delete',
+  'createLease',
+  'replaceLease', // the kube client
+  'recordAttested',
+  'recordVerdict',
+  'journal',
+  'setDesiredAction',
+  'recordRun',
+  'setStatus', // the inventory
+  'note',
+  'forgetNotes',
+  'bindInstallCode',
+  'recordInstallCode',
+  'markServed',
+  'recordClaim',
+  'dropClaim', // the local store
 ]);
 
 export interface Mortal {

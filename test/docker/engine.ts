@@ -26,9 +26,26 @@ export class DockerEngine {
     const socket = join(d.dir, 'docker.sock');
     const ns = `fleet-test-${process.pid}`;
     d.spawn('dockerd', [
-      '--data-root', join(d.dir, 'data'), '--exec-root', join(d.dir, 'exec'), '--pidfile', join(d.dir, 'dockerd.pid'), '-H', `unix://${socket}`,
-      '--bridge=none', '--iptables=false', '--ip-forward=false', '--ip-masq=false', '--containerd-namespace', ns, '--containerd-plugins-namespace', `${ns}-plugins`,
-      '--add-runtime', `fleet-runc=${RUNC}`, '--default-runtime', 'fleet-runc',
+      '--data-root',
+      join(d.dir, 'data'),
+      '--exec-root',
+      join(d.dir, 'exec'),
+      '--pidfile',
+      join(d.dir, 'dockerd.pid'),
+      '-H',
+      `unix://${socket}`,
+      '--bridge=none',
+      '--iptables=false',
+      '--ip-forward=false',
+      '--ip-masq=false',
+      '--containerd-namespace',
+      ns,
+      '--containerd-plugins-namespace',
+      `${ns}-plugins`,
+      '--add-runtime',
+      `fleet-runc=${RUNC}`,
+      '--default-runtime',
+      'fleet-runc',
     ]);
     const engine = new DockerEngine(socket, d);
     await d.until('dockerd', async () => !!(await engine.docker(['version', '--format', '{{.Server.Version}}'])));
@@ -53,13 +70,19 @@ export class DockerEngine {
       const { stdout } = await run('ldd', [p]).catch(() => ({ stdout: '' }));
       for (const m of stdout.matchAll(/(\/\S+)/g)) needed.add(m[1]!);
     }
-    const copies: Array<[string, string]> = [...[...needed].map((f): [string, string] => [f, f]), ...Object.entries(files).map(([to, from]): [string, string] => [from, to])];
+    const copies: Array<[string, string]> = [
+      ...[...needed].map((f): [string, string] => [f, f]),
+      ...Object.entries(files).map(([to, from]): [string, string] => [from, to]),
+    ];
     for (const [from, to] of copies) {
       mkdirSync(join(root, dirname(to)), { recursive: true });
       copyFileSync(from, join(root, to));
     }
     const change = changes.flatMap((c) => ['--change', c]);
-    await run('sh', ['-c', 'r=$1 s=$2; shift 2; tar -C "$r" -c . | docker -H "unix://$s" import "$@"', 'sh', root, this.socket, ...change, '-', name], { timeout: 300_000, maxBuffer: 16 << 20 });
+    await run('sh', ['-c', 'r=$1 s=$2; shift 2; tar -C "$r" -c . | docker -H "unix://$s" import "$@"', 'sh', root, this.socket, ...change, '-', name], {
+      timeout: 300_000,
+      maxBuffer: 16 << 20,
+    });
   }
 
   /** `name`: image `from` with `changes` (Dockerfile instructions such as ENV), committed from a container never started. */
@@ -78,7 +101,19 @@ export class DockerEngine {
    */
   async containersCreated(since: number): Promise<string[]> {
     const secs = (ms: number) => (ms / 1000).toFixed(3);
-    const out = await this.docker(['events', '--since', secs(since), '--until', secs(Date.now()), '--filter', 'type=container', '--filter', 'event=create', '--format', '{{.From}}']);
+    const out = await this.docker([
+      'events',
+      '--since',
+      secs(since),
+      '--until',
+      secs(Date.now()),
+      '--filter',
+      'type=container',
+      '--filter',
+      'event=create',
+      '--format',
+      '{{.From}}',
+    ]);
     return out.split('\n').filter(Boolean);
   }
 

@@ -18,7 +18,10 @@ export class Registry {
   static async start(): Promise<Registry> {
     const d = new Daemons('registry');
     const port = await freePort();
-    writeFileSync(join(d.dir, 'config.yml'), `version: 0.1\nlog: { level: error }\nstorage: { filesystem: { rootdirectory: ${d.dir}/data } }\nhttp: { addr: 127.0.0.1:${port} }\n`);
+    writeFileSync(
+      join(d.dir, 'config.yml'),
+      `version: 0.1\nlog: { level: error }\nstorage: { filesystem: { rootdirectory: ${d.dir}/data } }\nhttp: { addr: 127.0.0.1:${port} }\n`,
+    );
     d.spawn('docker-registry', ['serve', join(d.dir, 'config.yml')]);
     await d.until('docker-registry', async () => (await fetch(`http://127.0.0.1:${port}/v2/`)).ok);
     return new Registry(`127.0.0.1:${port}`, port, d);

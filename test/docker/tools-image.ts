@@ -10,13 +10,30 @@ import type { DockerEngine } from './engine.js';
 import { GCONV_FILES } from './installer-image.js';
 
 /** Debian's docker CLI, not whatever else is first on this machine's PATH. */
-const TOOLS = ['/usr/sbin/wipefs', '/usr/sbin/blkdiscard', '/usr/sbin/blockdev', '/usr/sbin/debugfs', '/usr/bin/mcopy', '/usr/bin/mdir', '/usr/bin/mtype',
-  '/usr/bin/efibootmgr', '/usr/bin/xz', '/usr/bin/zstd', '/usr/bin/sync', '/usr/bin/tar', '/usr/bin/docker'];
+const TOOLS = [
+  '/usr/sbin/wipefs',
+  '/usr/sbin/blkdiscard',
+  '/usr/sbin/blockdev',
+  '/usr/sbin/debugfs',
+  '/usr/bin/mcopy',
+  '/usr/bin/mdir',
+  '/usr/bin/mtype',
+  '/usr/bin/efibootmgr',
+  '/usr/bin/xz',
+  '/usr/bin/zstd',
+  '/usr/bin/sync',
+  '/usr/bin/tar',
+  '/usr/bin/docker',
+];
 const CA_IN_IMAGE = '/etc/fleet/ca.crt';
 
 export async function pushToolsImage(engine: DockerEngine, image: string, bundles: string, caCert: string): Promise<void> {
   const files = {
-    ...Object.fromEntries(readdirSync(bundles).filter((f) => f.endsWith('.mjs')).map((f) => [`/opt/fleet/${f}`, join(bundles, f)])),
+    ...Object.fromEntries(
+      readdirSync(bundles)
+        .filter((f) => f.endsWith('.mjs'))
+        .map((f) => [`/opt/fleet/${f}`, join(bundles, f)]),
+    ),
     [CA_IN_IMAGE]: caCert,
     ...GCONV_FILES,
   };

@@ -5,7 +5,11 @@ import type { E2eRun } from './manifest.js';
 import { keyConsoleLines, type BootResult, type RunningBoot } from './vm.js';
 
 export async function bootChecked(
-  run: E2eRun, m: Machine, script: string, params: Record<string, string>, services: HostServices,
+  run: E2eRun,
+  m: Machine,
+  script: string,
+  params: Record<string, string>,
+  services: HostServices,
   during?: (boot: RunningBoot) => Promise<void>,
 ): Promise<BootResult> {
   const boot = await m.boot(run, script, params, services);

@@ -8,7 +8,14 @@ import type { Machine } from './machine.js';
 /** Boot N's firmware event log as the guest read it, and the SHA-256 PCRs its TPM then held. */
 export function bootLog(m: Machine, boot: number): { log: EventLog; pcrs: Map<number, Buffer> } {
   const log = parseEventLog(new Uint8Array(readFileSync(join(m.share, 'out', `boot-${boot}`, 'eventlog.bin'))));
-  const pcrs = new Map(m.out(boot, 'pcrs.txt')!.trim().split('\n').map((l) => l.split(' ')).map(([i, v]) => [Number(i), Buffer.from(v!, 'hex')]));
+  const pcrs = new Map(
+    m
+      .out(boot, 'pcrs.txt')!
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' '))
+      .map(([i, v]) => [Number(i), Buffer.from(v!, 'hex')]),
+  );
   return { log, pcrs };
 }
 

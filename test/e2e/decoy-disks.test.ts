@@ -24,7 +24,12 @@ describe.skipIf(run.skip !== null)('decoy disks', () => {
       { bus: 'usb', serial: 'E2E-USB-FIXED', removable: false },
     ]);
     const image = placeholderImage();
-    host = await startHost(run, m.dir, { nodes: { 'node-decoys': nodeEntry(m.serial, 'E2E-DECLARED', 'nixos', run.tpm.a) }, classes: image.classes, files: image.files, lldp: true });
+    host = await startHost(run, m.dir, {
+      nodes: { 'node-decoys': nodeEntry(m.serial, 'E2E-DECLARED', 'nixos', run.tpm.a) },
+      classes: image.classes,
+      files: image.files,
+      lldp: true,
+    });
     const before = m.diskHashes();
 
     await bootChecked(run, m, 'decoy-disks', { DISK_SERIAL: 'E2E-DECLARED', IMAGE_URL: image.url, LLDP_WINDOW: '10' }, host.services);
@@ -39,7 +44,10 @@ describe.skipIf(run.skip !== null)('decoy disks', () => {
     expect(m.step(1, 'usb')).toEqual({ rc: 1, lines: [`wipe: /dev/${removable} is removable`] });
     expect(m.step(1, 'usb-fixed')).toEqual({ rc: 1, lines: [`wipe: /dev/${fixed} is on USB`] });
     expect(m.step(1, 'twins')).toEqual({ rc: 1, lines: ['wipe: more than one disk reports the serial E2E-TWIN'] });
-    expect(m.step(1, 'other-name')).toEqual({ rc: 1, lines: ['wipe: /dev/vda is the disk with serial E2E-OTHER, but the disk that reports E2E-DECLARED is /dev/nvme0n1'] });
+    expect(m.step(1, 'other-name')).toEqual({
+      rc: 1,
+      lines: ['wipe: /dev/vda is the disk with serial E2E-OTHER, but the disk that reports E2E-DECLARED is /dev/nvme0n1'],
+    });
     expect(m.step(1, 'missing')).toEqual({ rc: 1, lines: ['wipe: no disk reports the serial E2E-GONE'] });
     expect(m.diskHashes()).toEqual(before);
   });

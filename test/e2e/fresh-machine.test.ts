@@ -25,7 +25,10 @@ afterAll(() => host?.close());
 
 describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
   it('attests, wipes exactly its declared NVMe disk, writes the image, and sets the next boot', async () => {
-    const m = Machine.create(run, 'fresh', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-FRESH' }, { bus: 'virtio', serial: 'E2E-OTHER' }]);
+    const m = Machine.create(run, 'fresh', run.tpm.a, [
+      { bus: 'nvme', serial: 'E2E-NVME-FRESH' },
+      { bus: 'virtio', serial: 'E2E-OTHER' },
+    ]);
     // Its clock starts before the verifier's certificate was made: the agent must set it by SNTP
     // (`clock: set from`), or TLS to the verifier fails.
     m.rtcBase = '2025-06-01T00:00:00';
@@ -42,17 +45,33 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     });
     const before = m.diskHashes();
 
-    await bootChecked(run, m, 'fresh-machine', { DISK_SERIAL: 'E2E-NVME-FRESH', IMAGE_URL: imageUrl, IMAGE_SHA256: imageSha, SEED_URL: 'https://10.0.2.100/v1/seed', NODE: 'node-fresh', OS: 'nixos-image', LLDP_WINDOW: '10' }, host.services);
+    await bootChecked(
+      run,
+      m,
+      'fresh-machine',
+      {
+        DISK_SERIAL: 'E2E-NVME-FRESH',
+        IMAGE_URL: imageUrl,
+        IMAGE_SHA256: imageSha,
+        SEED_URL: 'https://10.0.2.100/v1/seed',
+        NODE: 'node-fresh',
+        OS: 'nixos-image',
+        LLDP_WINDOW: '10',
+      },
+      host.services,
+    );
 
     // The agent: clock, boot NIC, the switch's frame, a pass and a code.
     const agent = m.step(1, 'agent');
     expect(agent.rc).toBe(0);
-    expect(agent.lines).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^clock: set from 10\.0\.2\.2:\d+ \(it was \d+\.\d{3} s behind, stratum \d+\)$/),
-      'securityfs: mounted on /sys/kernel/security',
-      `nic: eth0 ${m.mac} (by BOOTIF)`,
-      `lldp: switch 00:35:35:35:35:35, port ${SWITCH_PORT}`,
-    ]));
+    expect(agent.lines).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^clock: set from 10\.0\.2\.2:\d+ \(it was \d+\.\d{3} s behind, stratum \d+\)$/),
+        'securityfs: mounted on /sys/kernel/security',
+        `nic: eth0 ${m.mac} (by BOOTIF)`,
+        `lldp: switch 00:35:35:35:35:35, port ${SWITCH_PORT}`,
+      ]),
+    );
     expect(agent.lines.slice(-2)).toEqual(['attest: PASSED', 'install code written']);
     const codePath = join(m.share, 'worker/fleet/install_code');
     const code = readFileSync(codePath, 'utf8');
@@ -72,28 +91,41 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     // Secure Boot scenario shows the other side).
     const bootId = m.out(1, 'boot_id')!.trim();
     const { record } = await host.verifier.show('node-fresh');
-    expect(record).toMatchObject({ mac: m.mac, verdict: 'attested', attested: { mac: m.mac, bootId, switchPort: SWITCH_PORT, secureBoot: false, eks: { rsa2048: run.tpm.a.ekHashRsa, eccp256: run.tpm.a.ekHashEcc } } });
+    expect(record).toMatchObject({
+      mac: m.mac,
+      verdict: 'attested',
+      attested: { mac: m.mac, bootId, switchPort: SWITCH_PORT, secureBoot: false, eks: { rsa2048: run.tpm.a.ekHashRsa, eccp256: run.tpm.a.ekHashEcc } },
+    });
     expect(host.verifier.audited('attest.verdict')).toEqual([expect.objectContaining({ verdict: 'attested', serial: m.serial, secureBoot: false })]);
     expect(host.verifier.audited('attest.install')).toEqual([expect.objectContaining({ issued: true })]);
 
     // wipe-disk: the declared disk, found by its serial, after the image URL answered.
     const wipe = m.step(1, 'wipe-disk');
     expect(wipe.rc).toBe(0);
-    expect(wipe.lines).toEqual(expect.arrayContaining([
-      'wipe: /dev/nvme0n1 reports the serial E2E-NVME-FRESH',
-      `wipe: the image ${imageUrl} answers`,
-      'wipe: zeroed the first and last MiB of /dev/nvme0n1 (both GPT copies)',
-      `wipe: wiped /dev/nvme0n1 in boot ${bootId}`,
-    ]));
+    expect(wipe.lines).toEqual(
+      expect.arrayContaining([
+        'wipe: /dev/nvme0n1 reports the serial E2E-NVME-FRESH',
+        `wipe: the image ${imageUrl} answers`,
+        'wipe: zeroed the first and last MiB of /dev/nvme0n1 (both GPT copies)',
+        `wipe: wiped /dev/nvme0n1 in boot ${bootId}`,
+      ]),
+    );
 
     // image-to-disk: the image read back with its own hash; the seed on its ESP.
     const img = m.step(1, 'image-to-disk');
     expect(img.rc).toBe(0);
-    expect(img.lines).toContain(`image-to-disk: wrote ${image.length} bytes to /dev/nvme0n1; they read back with the sha256 they were written with, ${imageSha}`);
+    expect(img.lines).toContain(
+      `image-to-disk: wrote ${image.length} bytes to /dev/nvme0n1; they read back with the sha256 they were written with, ${imageSha}`,
+    );
     const disk = readFileSync(m.disks[0]!.file);
     expect(disk.subarray(0, 1 << 20).equals(image.subarray(0, 1 << 20))).toBe(true);
     expect(disk.subarray(disk.length - (1 << 20)).every((b) => b === 0)).toBe(true);
-    const seed = JSON.parse(execFileSync('mtype', ['-i', `${m.disks[0]!.file}@@${1 << 20}`, '::/fleet-seed.json'], { encoding: 'utf8', env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } })) as Record<string, unknown>;
+    const seed = JSON.parse(
+      execFileSync('mtype', ['-i', `${m.disks[0]!.file}@@${1 << 20}`, '::/fleet-seed.json'], {
+        encoding: 'utf8',
+        env: { ...process.env, MTOOLS_SKIP_CHECK: '1' },
+      }),
+    ) as Record<string, unknown>;
     expect(seed).toMatchObject({ seedUrl: 'https://10.0.2.100/v1/seed', node: 'node-fresh', nodeUuid: m.uuid, installCode: code });
 
     // The installed node's first boot: the reference fetch reads that file from its ESP and takes
@@ -102,10 +134,35 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     mkdirSync(esp);
     writeFileSync(join(esp, 'fleet-seed.json'), JSON.stringify(seed), { mode: 0o600 });
     writeFileSync(join(m.dir, 'product_uuid'), `${m.uuid}\n`);
-    const firstBoot = spawnSync('dash', [fileURLToPath(new URL('../../images/first-boot/fleet-seed-fetch.sh', import.meta.url)), '--esp', esp, '--ca', run.tlsCert,
-      '--out', join(m.dir, 'seed.json'), '--uuid-file', join(m.dir, 'product_uuid'), '--tries', '3', '--delay', '1', '--connect-to', `10.0.2.100:443:127.0.0.1:${host.verifier.port}`], { encoding: 'utf8', timeout: 30_000 });
+    const firstBoot = spawnSync(
+      'dash',
+      [
+        fileURLToPath(new URL('../../images/first-boot/fleet-seed-fetch.sh', import.meta.url)),
+        '--esp',
+        esp,
+        '--ca',
+        run.tlsCert,
+        '--out',
+        join(m.dir, 'seed.json'),
+        '--uuid-file',
+        join(m.dir, 'product_uuid'),
+        '--tries',
+        '3',
+        '--delay',
+        '1',
+        '--connect-to',
+        `10.0.2.100:443:127.0.0.1:${host.verifier.port}`,
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
     expect(firstBoot.stderr).toBe(`fleet-seed: seed written to ${join(m.dir, 'seed.json')} for node-fresh\n`);
-    expect(JSON.parse(readFileSync(join(m.dir, 'seed.json'), 'utf8'))).toMatchObject({ version: 1, hostname: 'node-fresh', mac: m.mac, nodeUuid: m.uuid, class: { name: 'nixos' } });
+    expect(JSON.parse(readFileSync(join(m.dir, 'seed.json'), 'utf8'))).toMatchObject({
+      version: 1,
+      hostname: 'node-fresh',
+      mac: m.mac,
+      nodeUuid: m.uuid,
+      class: { name: 'nixos' },
+    });
     await new Promise((r) => setTimeout(r, 500)); // the served-once bookkeeping follows the kernel's acknowledgement
     const shown = await host.verifier.show('node-fresh');
     expect(shown.record?.status).toBe('active');
@@ -117,14 +174,19 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     // next-boot: the entry, BootNext and BootOrder, as the firmware's variables now hold them.
     const next = m.step(1, 'next-boot');
     expect(next.rc).toBe(0);
-    const entry = /^next-boot: Boot([0-9A-F]{4}) "fleet nixos-image" loads \\EFI\\BOOT\\BOOTX64\.EFI from partition 1 \(([0-9a-f-]{36})\) of \/dev\/nvme0n1$/.exec(next.lines.find((l) => l.includes('"fleet nixos-image" loads')) ?? '');
+    const entry =
+      /^next-boot: Boot([0-9A-F]{4}) "fleet nixos-image" loads \\EFI\\BOOT\\BOOTX64\.EFI from partition 1 \(([0-9a-f-]{36})\) of \/dev\/nvme0n1$/.exec(
+        next.lines.find((l) => l.includes('"fleet nixos-image" loads')) ?? '',
+      );
     expect(entry, next.lines.join('\n')).not.toBeNull();
     const [, num, guid] = entry!;
     const efi = m.step(1, 'efibootmgr');
     expect(efi.rc).toBe(0);
     expect(efi.lines).toContain(`BootNext: ${num}`);
     expect(efi.lines.find((l) => l.startsWith('BootOrder:'))).toMatch(new RegExp(`^BootOrder: ${num}(,|$)`));
-    expect(efi.lines).toContainEqual(expect.stringMatching(new RegExp(`^Boot${num}\\* fleet nixos-image\\s+HD\\(1,GPT,${guid},.*\\)/File\\(\\\\EFI\\\\BOOT\\\\BOOTX64\\.EFI\\)`, 'i')));
+    expect(efi.lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^Boot${num}\\* fleet nixos-image\\s+HD\\(1,GPT,${guid},.*\\)/File\\(\\\\EFI\\\\BOOT\\\\BOOTX64\\.EFI\\)`, 'i')),
+    );
     // ... and OVMF wrote them to the machine's NVRAM file, which outlives the boot.
     expect(readFileSync(m.varsFile).includes(Buffer.from('fleet nixos-image', 'utf16le'))).toBe(true);
   });

@@ -29,7 +29,11 @@ import { prepareSignedLoaders } from './secure-boot-esp.js';
 const CACHE = join(tmpdir(), 'fleet-e2e-cache');
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
-const template = (t: ProvisionedTpm): TpmTemplate => ({ stateDir: t.stateDir, ekHashRsa: ekHashOfCertificate(t.ekCertRsaDer), ekHashEcc: ekHashOfCertificate(t.ekCertEccDer) });
+const template = (t: ProvisionedTpm): TpmTemplate => ({
+  stateDir: t.stateDir,
+  ekHashRsa: ekHashOfCertificate(t.ekCertRsaDer),
+  ekHashEcc: ekHashOfCertificate(t.ekCertEccDer),
+});
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const skip = missingHostTools();
@@ -64,7 +68,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The verifier as the guest reaches it: https://10.0.2.100 (guestfwd); the guest trusts this cert.
   const tlsCert = join(fleetShare, 'tls.crt');
   const tlsKey = join(runDir, 'tls.key');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', tlsKey, '-out', tlsCert, '-days', '2', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:10.0.2.100'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      tlsKey,
+      '-out',
+      tlsCert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=fleetd',
+      '-addext',
+      'subjectAltName=IP:10.0.2.100',
+    ],
+    { stdio: 'ignore' },
+  );
 
   // The registry HookOS pulls from, on the host for the whole run (the guests reach it at
   // 10.0.2.2), holding the installer images and the tools image the Templates' actions run in;
@@ -85,7 +111,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const caDir = join(runDir, 'tpm-ca');
   const a = await provisionTpm(join(runDir, 'tpm-a'), { caDir });
   const b = await provisionTpm(join(runDir, 'tpm-b'), { caDir });
-  project.provide('e2e', { skip: null, registry: { port: registry.port, installer: inGuest(installers.good), brokenInstaller: inGuest(installers.broken), tools: inGuest(tools) }, vmlinuz: kernel.vmlinuz, initrd, busybox: kernel.busybox, signedLoaders, installedImage, fleetShare, runDir, tlsCert, tlsKey, tpm: { a: template(a), b: template(b) } });
+  project.provide('e2e', {
+    skip: null,
+    registry: { port: registry.port, installer: inGuest(installers.good), brokenInstaller: inGuest(installers.broken), tools: inGuest(tools) },
+    vmlinuz: kernel.vmlinuz,
+    initrd,
+    busybox: kernel.busybox,
+    signedLoaders,
+    installedImage,
+    fleetShare,
+    runDir,
+    tlsCert,
+    tlsKey,
+    tpm: { a: template(a), b: template(b) },
+  });
   console.warn(`e2e: prepared in ${((Date.now() - started) / 1000).toFixed(1)} s (kernel ${kernel.pkg}, cache ${CACHE})`);
   return teardown;
 }

@@ -11,7 +11,20 @@ const onPath = (cmd: string): boolean => spawnSync('sh', ['-c', `command -v ${cm
 /** Null when the suite can run, else what is missing (scripts/ensure-deps.mjs installs it as root). */
 export function missingHostTools(): string | null {
   // efibootmgr, node, the disk tools and Docker run in the guest: its userland is this machine's, over 9p.
-  const missing = [QEMU, 'swtpm', 'swtpm_setup', 'apt-get', 'dpkg-deb', 'openssl', 'efibootmgr', 'mcopy', 'wipefs', 'dockerd', 'docker', 'docker-registry'].filter((c) => !onPath(c));
+  const missing = [
+    QEMU,
+    'swtpm',
+    'swtpm_setup',
+    'apt-get',
+    'dpkg-deb',
+    'openssl',
+    'efibootmgr',
+    'mcopy',
+    'wipefs',
+    'dockerd',
+    'docker',
+    'docker-registry',
+  ].filter((c) => !onPath(c));
   if (!existsSync(OVMF_CODE)) missing.push(OVMF_CODE);
   if (process.getuid?.() !== 0) missing.push('root (apt-get download, 9p of /, QEMU as root)');
   return missing.length ? `the e2e suite needs ${missing.join(', ')}` : null;

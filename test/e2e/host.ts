@@ -24,7 +24,17 @@ export interface Host {
   close(): Promise<void>;
 }
 
-export async function startHost(run: E2eRun, dir: string, opts: { nodes: Record<string, Record<string, unknown>>; classes?: Record<string, unknown>; files?: Record<string, Buffer>; lldp: boolean; serveArgs?: string[] }): Promise<Host> {
+export async function startHost(
+  run: E2eRun,
+  dir: string,
+  opts: {
+    nodes: Record<string, Record<string, unknown>>;
+    classes?: Record<string, unknown>;
+    files?: Record<string, Buffer>;
+    lldp: boolean;
+    serveArgs?: string[];
+  },
+): Promise<Host> {
   const verifier = await startVerifier(run, dir, opts.nodes, opts.classes, opts.serveArgs);
   const ntp = await SntpServer.start(0);
   const files = await new Files().start();
@@ -45,7 +55,14 @@ export async function startHost(run: E2eRun, dir: string, opts: { nodes: Record<
 /** A node's entry in the lab's nodes file; `tpm` approves that TPM's two EKs. */
 export function nodeEntry(serial: string, diskSerial: string, className: string, tpm?: TpmTemplate): Record<string, unknown> {
   return {
-    model: 'm720q', serial, class: className, switch_port: SWITCH_PORT, address: '10.0.1.11/24', bmc_type: 'amt', disk: '/dev/nvme0n1', disk_serial: diskSerial,
+    model: 'm720q',
+    serial,
+    class: className,
+    switch_port: SWITCH_PORT,
+    address: '10.0.1.11/24',
+    bmc_type: 'amt',
+    disk: '/dev/nvme0n1',
+    disk_serial: diskSerial,
     ...(tpm ? { approved_ek_rsa2048: tpm.ekHashRsa, approved_ek_eccp256: tpm.ekHashEcc } : {}),
   };
 }
@@ -57,5 +74,9 @@ export function nodeEntry(serial: string, diskSerial: string, className: string,
 export function placeholderImage(): { url: string; classes: Record<string, unknown>; files: Record<string, Buffer> } {
   const body = Buffer.alloc(1 << 20, 0x5a);
   const url = `${GUEST_FILES_URL}/images/placeholder.raw`;
-  return { url, classes: { nixos: { payload: 'nixos-image', image_url: url, image_sha256: createHash('sha256').update(body).digest('hex') } }, files: { '/images/placeholder.raw': body } };
+  return {
+    url,
+    classes: { nixos: { payload: 'nixos-image', image_url: url, image_sha256: createHash('sha256').update(body).digest('hex') } },
+    files: { '/images/placeholder.raw': body },
+  };
 }

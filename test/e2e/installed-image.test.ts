@@ -19,12 +19,19 @@ afterAll(() => Promise.all(hosts.map((h) => h.close())));
 const MTOOLS = { ...process.env, MTOOLS_SKIP_CHECK: '1' };
 /** The image's ESP starts at 1 MiB; mtools reads it inside the machine's disk file. */
 const espFile = (m: Machine, name: string) => execFileSync('mtype', ['-i', `${m.disks[0]!.file}@@${1 << 20}`, `::/${name}`], { encoding: 'utf8', env: MTOOLS });
-const espNames = (m: Machine) => execFileSync('mdir', ['-b', '-i', `${m.disks[0]!.file}@@${1 << 20}`, '::/'], { encoding: 'utf8', env: MTOOLS }).split('\n').filter(Boolean);
+const espNames = (m: Machine) =>
+  execFileSync('mdir', ['-b', '-i', `${m.disks[0]!.file}@@${1 << 20}`, '::/'], { encoding: 'utf8', env: MTOOLS })
+    .split('\n')
+    .filter(Boolean);
 
 /** A boot with no kernel given; the firmware's and the first boot's lines are printed when a check fails. */
 async function firmwareBoot(m: Machine, services: HostServices): Promise<BootResult> {
   const boot = await m.bootFirmware(run, services);
-  onTestFailed(() => console.error(`e2e firmware boot ${boot.number} of ${m.serial}, the console:\n${boot.lines.filter((l) => /BdsDxe|EFI stub|first-boot:|panic|qemu:/.test(l)).join('\n')}`));
+  onTestFailed(() =>
+    console.error(
+      `e2e firmware boot ${boot.number} of ${m.serial}, the console:\n${boot.lines.filter((l) => /BdsDxe|EFI stub|first-boot:|panic|qemu:/.test(l)).join('\n')}`,
+    ),
+  );
   const result = await boot.done;
   expect(result.timedOut, 'the boot hit its hard timeout').toBe(false);
   return result;
@@ -68,12 +75,18 @@ describe.skipIf(run.skip !== null)('the installed image', () => {
     expect(boot.lines).toContainEqual(expect.stringContaining(`first-boot: booted Boot${num} from the ESP ${guid} (/dev/nvme0n1p1)`));
     expect(boot.lines).toContain('first-boot: fleet-seed: no /run/esp/fleet-seed.json: this disk was not installed by fleet, or its seed was taken');
     expect(boot.lines).toContain('first-boot: no seed: the fetch exited 1');
-    expect(m.step(2, 'first-boot')).toEqual({ lines: ['fleet-seed: no /run/esp/fleet-seed.json: this disk was not installed by fleet, or its seed was taken'], rc: 1 });
+    expect(m.step(2, 'first-boot')).toEqual({
+      lines: ['fleet-seed: no /run/esp/fleet-seed.json: this disk was not installed by fleet, or its seed was taken'],
+      rc: 1,
+    });
     expect(m.diskHashes()).toEqual(before);
   });
 
   it('written by a provision (agent, wipe-disk, image-to-disk, next-boot), boots from its entry and takes its seed from fleetd once', async () => {
-    const m = Machine.create(run, 'installed', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-INSTALLED' }, { bus: 'virtio', serial: 'E2E-OTHER' }]);
+    const m = Machine.create(run, 'installed', run.tpm.a, [
+      { bus: 'nvme', serial: 'E2E-NVME-INSTALLED' },
+      { bus: 'virtio', serial: 'E2E-OTHER' },
+    ]);
     const imageUrl = `${GUEST_FILES_URL}/images/installed.raw`;
     const host = await startHost(run, m.dir, {
       nodes: { 'node-installed': nodeEntry(m.serial, 'E2E-NVME-INSTALLED', 'nixos', run.tpm.a) },
@@ -84,11 +97,29 @@ describe.skipIf(run.skip !== null)('the installed image', () => {
     hosts.push(host);
     const other = m.diskHashes()[1];
 
-    await bootChecked(run, m, 'fresh-machine', { DISK_SERIAL: 'E2E-NVME-INSTALLED', IMAGE_URL: imageUrl, IMAGE_SHA256: run.installedImage.sha256, SEED_URL: 'https://10.0.2.100/v1/seed', NODE: 'node-installed', OS: 'nixos-image', LLDP_WINDOW: '10' }, host.services);
+    await bootChecked(
+      run,
+      m,
+      'fresh-machine',
+      {
+        DISK_SERIAL: 'E2E-NVME-INSTALLED',
+        IMAGE_URL: imageUrl,
+        IMAGE_SHA256: run.installedImage.sha256,
+        SEED_URL: 'https://10.0.2.100/v1/seed',
+        NODE: 'node-installed',
+        OS: 'nixos-image',
+        LLDP_WINDOW: '10',
+      },
+      host.services,
+    );
     for (const s of ['agent', 'wipe-disk', 'image-to-disk', 'next-boot']) expect(m.step(1, s).rc, `${s}:\n${m.step(1, s).lines.join('\n')}`).toBe(0);
-    expect(m.step(1, 'image-to-disk').lines).toContain(`image-to-disk: wrote ${run.installedImage.bytes} bytes to /dev/nvme0n1; they read back with the sha256 they were written with, ${run.installedImage.sha256}`);
+    expect(m.step(1, 'image-to-disk').lines).toContain(
+      `image-to-disk: wrote ${run.installedImage.bytes} bytes to /dev/nvme0n1; they read back with the sha256 they were written with, ${run.installedImage.sha256}`,
+    );
     const { num, guid } = fleetEntry(m, 1);
-    expect(m.step(1, 'next-boot').lines).toContain(`next-boot: Boot${num} "fleet nixos-image" loads \\EFI\\BOOT\\BOOTX64.EFI from partition 1 (${guid}) of /dev/nvme0n1`);
+    expect(m.step(1, 'next-boot').lines).toContain(
+      `next-boot: Boot${num} "fleet nixos-image" loads \\EFI\\BOOT\\BOOTX64.EFI from partition 1 (${guid}) of /dev/nvme0n1`,
+    );
     expect(JSON.parse(espFile(m, 'fleet-seed.json'))).toMatchObject({ node: 'node-installed', nodeUuid: m.uuid });
 
     // The installed system's first boot: BootNext names it; the seed is written and the code spent.
@@ -98,7 +129,13 @@ describe.skipIf(run.skip !== null)('the installed image', () => {
     expect(first.lines).toContain('first-boot: fleet-seed: seed written to /run/vm/out/boot-2/seed.json for node-installed');
     expect(first.lines).toContain('first-boot: the seed for node-installed is in /run/vm/out/boot-2/seed.json');
     expect(m.step(2, 'first-boot').rc).toBe(0);
-    expect(JSON.parse(m.out(2, 'seed.json')!)).toMatchObject({ version: 1, hostname: 'node-installed', mac: m.mac, nodeUuid: m.uuid, class: { name: 'nixos' } });
+    expect(JSON.parse(m.out(2, 'seed.json')!)).toMatchObject({
+      version: 1,
+      hostname: 'node-installed',
+      mac: m.mac,
+      nodeUuid: m.uuid,
+      class: { name: 'nixos' },
+    });
     expect(espNames(m)).not.toContain('::/fleet-seed.json');
     const shown = await host.verifier.show('node-installed');
     expect(shown.record?.status).toBe('active');

@@ -48,7 +48,13 @@ export class Machine {
   /** Its RAM: image-to-disk holds an image in what HookOS's 1 GiB and its Docker engine leave. */
   memoryMiB = GUEST_MIB;
 
-  private constructor(readonly dir: string, readonly tpmState: string, disks: MachineDisk[], name: string, readonly firmware: MachineSpec['firmware']) {
+  private constructor(
+    readonly dir: string,
+    readonly tpmState: string,
+    disks: MachineDisk[],
+    name: string,
+    readonly firmware: MachineSpec['firmware'],
+  ) {
     this.serial = `E2E-${name.toUpperCase()}`;
     this.mac = `52:54:00:${[...randomBytes(3)].map((b) => b.toString(16).padStart(2, '0')).join(':')}`;
     this.disks = disks.map((d, i) => ({ ...d, file: join(dir, `disk${i}-${d.bus}-${d.serial}.raw`) }));
@@ -91,9 +97,20 @@ export class Machine {
   }
 
   /** Starts boot number N (from 1) of the run's kernel (HookOS), running guest/<script>.sh with `params` in its environment. */
-  async boot(run: E2eRun, script: string, params: Record<string, string>, services: HostServices, timeoutMs = BOOT_TIMEOUT_MS): Promise<RunningBoot & { number: number }> {
+  async boot(
+    run: E2eRun,
+    script: string,
+    params: Record<string, string>,
+    services: HostServices,
+    timeoutMs = BOOT_TIMEOUT_MS,
+  ): Promise<RunningBoot & { number: number }> {
     copyFileSync(guestScript(script), join(this.share, 'boot.sh'));
-    writeFileSync(join(this.share, 'params.sh'), Object.entries({ REGISTRY: `10.0.2.2:${run.registry.port}`, ...params }).map(([k, v]) => `${k}='${v}'\n`).join(''));
+    writeFileSync(
+      join(this.share, 'params.sh'),
+      Object.entries({ REGISTRY: `10.0.2.2:${run.registry.port}`, ...params })
+        .map(([k, v]) => `${k}='${v}'\n`)
+        .join(''),
+    );
     return this.start(run, services, (workDir) => this.bootSource(run, this.append(services), workDir), timeoutMs);
   }
 
@@ -102,7 +119,12 @@ export class Machine {
     return this.start(run, services, async () => ({ kind: 'firmware' }), timeoutMs);
   }
 
-  private async start(run: E2eRun, services: HostServices, source: (workDir: string) => Promise<BootSource>, timeoutMs: number): Promise<RunningBoot & { number: number }> {
+  private async start(
+    run: E2eRun,
+    services: HostServices,
+    source: (workDir: string) => Promise<BootSource>,
+    timeoutMs: number,
+  ): Promise<RunningBoot & { number: number }> {
     const number = ++this.boots;
     writeFileSync(join(this.share, 'boot-count'), `${number}\n`);
     const workDir = mkdtempSync(join(this.dir, `boot${number}-`));

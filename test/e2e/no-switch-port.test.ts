@@ -16,7 +16,12 @@ describe.skipIf(run.skip !== null)('no LLDP on the boot NIC', () => {
   it('attests with no switch port, and the run waits', async () => {
     const m = Machine.create(run, 'silent', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-SILENT' }]);
     const image = placeholderImage();
-    host = await startHost(run, m.dir, { nodes: { 'node-silent': nodeEntry(m.serial, 'E2E-NVME-SILENT', 'nixos', run.tpm.a) }, classes: image.classes, files: image.files, lldp: false });
+    host = await startHost(run, m.dir, {
+      nodes: { 'node-silent': nodeEntry(m.serial, 'E2E-NVME-SILENT', 'nixos', run.tpm.a) },
+      classes: image.classes,
+      files: image.files,
+      lldp: false,
+    });
     const before = m.diskHashes();
 
     await bootChecked(run, m, 'no-switch-port', { DISK_SERIAL: 'E2E-NVME-SILENT', IMAGE_URL: image.url, LLDP_WINDOW: '5' }, host.services);
@@ -27,7 +32,9 @@ describe.skipIf(run.skip !== null)('no LLDP on the boot NIC', () => {
 
     const { record, journal } = await host.verifier.show('node-silent');
     expect(record).toMatchObject({ verdict: 'attested', mac: m.mac, attested: { switchPort: null } });
-    expect(journal.map((j) => j.message)).toContainEqual(expect.stringContaining('node-silent attested no switch port: the switch sent no LLDP frame within 35 seconds of the attestation'));
+    expect(journal.map((j) => j.message)).toContainEqual(
+      expect.stringContaining('node-silent attested no switch port: the switch sent no LLDP frame within 35 seconds of the attestation'),
+    );
     expect(host.verifier.audited('attest.install')).toEqual([expect.objectContaining({ issued: false })]);
 
     expect(m.step(1, 'wipe-disk')).toEqual({ rc: 1, lines: ['wipe: no install code'] });

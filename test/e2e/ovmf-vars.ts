@@ -34,7 +34,10 @@ export function globalVariables(varsFile: string): Map<string, Buffer> {
     const nameSize = fv.readUInt32LE(off + 36);
     const dataSize = fv.readUInt32LE(off + 40);
     const vendor = guid(fv.subarray(off + 44, off + 60));
-    const name = fv.subarray(off + HEADER, off + HEADER + nameSize).toString('utf16le').replace(/\0+$/, '');
+    const name = fv
+      .subarray(off + HEADER, off + HEADER + nameSize)
+      .toString('utf16le')
+      .replace(/\0+$/, '');
     const data = fv.subarray(off + HEADER + nameSize, off + HEADER + nameSize + dataSize);
     if (LIVE.has(state) && vendor === GLOBAL) out.set(name, Buffer.from(data));
     off = (off + HEADER + nameSize + dataSize + 3) & ~3;

@@ -62,12 +62,33 @@ export interface MachineSpec {
 export function qemuArgs(m: MachineSpec): string[] {
   const fw = m.firmware === 'secure-boot' ? SECURE_BOOT_FIRMWARE : { machine: 'q35', extraArgs: [], code: OVMF_CODE };
   const args = [
-    '-machine', fw.machine, ...fw.extraArgs, '-accel', 'tcg', '-m', String(m.memoryMiB ?? 1024), '-smp', '1',
-    '-nodefaults', '-display', 'none', '-no-reboot', '-serial', 'stdio',
-    '-drive', `if=pflash,format=raw,unit=0,readonly=on,file=${fw.code}`,
-    '-drive', `if=pflash,format=raw,unit=1,file=${m.varsFile}`,
-    '-chardev', `socket,id=chrtpm,path=${m.tpmSocket}`, '-tpmdev', 'emulator,id=tpm0,chardev=chrtpm', '-device', 'tpm-tis,tpmdev=tpm0',
-    '-smbios', `type=1,serial=${m.smbios.serial},uuid=${m.smbios.uuid}`,
+    '-machine',
+    fw.machine,
+    ...fw.extraArgs,
+    '-accel',
+    'tcg',
+    '-m',
+    String(m.memoryMiB ?? 1024),
+    '-smp',
+    '1',
+    '-nodefaults',
+    '-display',
+    'none',
+    '-no-reboot',
+    '-serial',
+    'stdio',
+    '-drive',
+    `if=pflash,format=raw,unit=0,readonly=on,file=${fw.code}`,
+    '-drive',
+    `if=pflash,format=raw,unit=1,file=${m.varsFile}`,
+    '-chardev',
+    `socket,id=chrtpm,path=${m.tpmSocket}`,
+    '-tpmdev',
+    'emulator,id=tpm0,chardev=chrtpm',
+    '-device',
+    'tpm-tis,tpmdev=tpm0',
+    '-smbios',
+    `type=1,serial=${m.smbios.serial},uuid=${m.smbios.uuid}`,
     ...(m.rtcBase ? ['-rtc', `base=${m.rtcBase}`] : []),
   ];
   if (m.boot.kind === 'kernel') args.push('-kernel', m.boot.kernel, '-initrd', m.boot.initrd, '-append', m.boot.append);
@@ -75,7 +96,12 @@ export function qemuArgs(m: MachineSpec): string[] {
   if (m.qmpSocket) args.push('-qmp', `unix:${m.qmpSocket},server=on,wait=off`);
   m.shares.forEach((s, i) => {
     // multidevs=remap: the host's root spans several filesystems; without it inode numbers collide.
-    args.push('-fsdev', `local,id=fs${i},path=${s.path},security_model=none,multidevs=remap${s.readonly ? ',readonly=on' : ''}`, '-device', `virtio-9p-pci,fsdev=fs${i},mount_tag=${s.tag}`);
+    args.push(
+      '-fsdev',
+      `local,id=fs${i},path=${s.path},security_model=none,multidevs=remap${s.readonly ? ',readonly=on' : ''}`,
+      '-device',
+      `virtio-9p-pci,fsdev=fs${i},mount_tag=${s.tag}`,
+    );
   });
   if (m.disks.some((d) => d.bus === 'usb')) args.push('-device', 'qemu-xhci,id=xhci');
   m.disks.forEach((d, i) => {
@@ -91,10 +117,14 @@ export function qemuArgs(m: MachineSpec): string[] {
   if (m.nic.frames) {
     const { qemuPort, hostPort } = m.nic.frames;
     args.push(
-      '-netdev', `dgram,id=frames,local.type=inet,local.host=127.0.0.1,local.port=${qemuPort},remote.type=inet,remote.host=127.0.0.1,remote.port=${hostPort}`,
-      '-netdev', 'hubport,id=hub-slirp,hubid=0,netdev=slirp',
-      '-netdev', 'hubport,id=hub-frames,hubid=0,netdev=frames',
-      '-netdev', 'hubport,id=hub-nic,hubid=0',
+      '-netdev',
+      `dgram,id=frames,local.type=inet,local.host=127.0.0.1,local.port=${qemuPort},remote.type=inet,remote.host=127.0.0.1,remote.port=${hostPort}`,
+      '-netdev',
+      'hubport,id=hub-slirp,hubid=0,netdev=slirp',
+      '-netdev',
+      'hubport,id=hub-frames,hubid=0,netdev=frames',
+      '-netdev',
+      'hubport,id=hub-nic,hubid=0',
     );
     nicNetdev = 'hub-nic';
   }

@@ -18,16 +18,18 @@ export class Qmp {
 
   private constructor(private readonly socket: Socket) {
     // readline passes its input's errors on as its own: QEMU resetting the socket as it exits.
-    createInterface({ input: socket }).on('error', () => undefined).on('line', (line) => {
-      let msg: Record<string, unknown>;
-      try {
-        msg = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        return;
-      }
-      if (msg.event === 'SHUTDOWN') this.stopReason ??= String((msg.data as { reason?: string } | undefined)?.reason ?? 'unknown');
-      else if ('return' in msg || 'error' in msg) this.replies.shift()?.(msg);
-    });
+    createInterface({ input: socket })
+      .on('error', () => undefined)
+      .on('line', (line) => {
+        let msg: Record<string, unknown>;
+        try {
+          msg = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        if (msg.event === 'SHUTDOWN') this.stopReason ??= String((msg.data as { reason?: string } | undefined)?.reason ?? 'unknown');
+        else if ('return' in msg || 'error' in msg) this.replies.shift()?.(msg);
+      });
     // A QEMU gone answers nothing more: whoever waits for a reply stops waiting.
     socket.on('close', () => {
       for (const r of this.replies.splice(0)) r({});
@@ -35,7 +37,11 @@ export class Qmp {
   }
 
   static async connect(path: string, alive: () => boolean): Promise<Qmp> {
-    await waitUntil(() => existsSync(path) || !alive(), 30_000, () => `QEMU made no QMP socket ${path}`);
+    await waitUntil(
+      () => existsSync(path) || !alive(),
+      30_000,
+      () => `QEMU made no QMP socket ${path}`,
+    );
     const socket = connect(path);
     socket.on('error', () => undefined); // QEMU resetting the socket as it exits, or before we connected
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('close', () => reject(new Error(`QMP socket ${path} closed`))));

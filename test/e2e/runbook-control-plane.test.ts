@@ -39,17 +39,22 @@ async function provision(scenario: string, before: Boot): Promise<{ run: string;
   const boots = l.machine.boots.length;
   const earlier = new Set((await l.objects('tinkerbell.org', 'workflows')).map((w) => w.metadata.name));
   await l.host.verifier.setDesiredAction(NODE, 'provision');
-  const wf = await l.until('fleetd\'s new provision Workflow', NODE, async () => (await l.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`provision-${NODE}-`) && !earlier.has(w.metadata.name)), 60_000);
+  const wf = await l.until(
+    "fleetd's new provision Workflow",
+    NODE,
+    async () => (await l.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`provision-${NODE}-`) && !earlier.has(w.metadata.name)),
+    60_000,
+  );
   expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
-  await l.until('Rufio\'s power cycle', NODE, () => l.rufio.ran.find((j) => j.job === wf.metadata.name), 120_000);
+  await l.until("Rufio's power cycle", NODE, () => l.rufio.ran.find((j) => j.job === wf.metadata.name), 120_000);
   expect(l.rufio.ran.at(-1)).toEqual({ job: wf.metadata.name, failed: null });
   expect(before.result?.stopReason).toMatch(/^(host-qmp-quit|guest-shutdown)$/);
-  time.mark('→ the Workflow and Rufio\'s power cycle');
+  time.mark("→ the Workflow and Rufio's power cycle");
   await l.until('the netboot', NODE, () => l.machine.boots.length > boots, 60_000);
   const netboot = l.machine.boots[boots]!;
   expect(netboot.kind).toBe('hookos');
   await netboot.running.waitForLine(/^install code written/);
-  time.mark('→ the netboot\'s attestation took the code');
+  time.mark("→ the netboot's attestation took the code");
 
   // Tinkerbell's run in HookOS: the installer pulled, Talos installed, the disk made the next boot.
   await l.until('the reboot into the disk', NODE, () => l.machine.boots.length > boots + 1, 600_000);
@@ -62,8 +67,11 @@ async function provision(scenario: string, before: Boot): Promise<{ run: string;
 
   // Its first boot takes the config talos.config names, once; the API server's SANs name the node.
   await disk.running.waitForLine(new RegExp(`^first-boot: the Talos config for ${NODE} is in `));
-  time.mark('→ the disk\'s first boot took its config');
-  const config = parse(readFileSync(`${m.share}/out/boot-${disk.number}/talos-config.yaml`, 'utf8')) as { machine: { type: string }; cluster: { apiServer: { certSANs: string[] } } };
+  time.mark("→ the disk's first boot took its config");
+  const config = parse(readFileSync(`${m.share}/out/boot-${disk.number}/talos-config.yaml`, 'utf8')) as {
+    machine: { type: string };
+    cluster: { apiServer: { certSANs: string[] } };
+  };
   expect(config.machine.type).toBe('controlplane');
   expect(config.cluster.apiServer.certSANs).toEqual(expect.arrayContaining(['10.0.1.11', NODE]));
   await l.until('the device active', NODE, async () => (await l.host.verifier.show(NODE)).record?.status === 'active', 30_000);
@@ -98,7 +106,9 @@ describe.skipIf(run.skip !== null)('Provision a control plane', () => {
     // same way under a new code and replaces the first run's objects.
     const installed = await provision('Provision a control plane, from desired_action provision', first);
     const reinstalled = await provision('Reinstall the active control plane, from desired_action provision', installed.disk);
-    expect(await lab.objects('tinkerbell.org', 'workflows')).toEqual([expect.objectContaining({ metadata: expect.objectContaining({ name: reinstalled.run }) })]);
+    expect(await lab.objects('tinkerbell.org', 'workflows')).toEqual([
+      expect.objectContaining({ metadata: expect.objectContaining({ name: reinstalled.run }) }),
+    ]);
 
     // And back out: retired, Rufio netboots it again, its run wipes the disk and powers it off,
     // the BMC reports it off, and the device is offline.

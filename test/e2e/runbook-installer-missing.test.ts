@@ -37,7 +37,10 @@ describe.skipIf(run.skip !== null)('an installer image the registry does not hol
     const wf = await lab.ended(NODE, (await lab.run(NODE, 'provision', 60_000)).metadata.name, 300_000);
     expect(wf.status?.state).toBe('FAILED');
     expect(m.out(boot.number, 'wipe-disk.state')).toBe('failure\n');
-    const refusal = new RegExp(`^wipe: the installer image ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*manifest unknown.*\\); nothing wiped$`, 'm');
+    const refusal = new RegExp(
+      `^wipe: the installer image ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*manifest unknown.*\\); nothing wiped$`,
+      'm',
+    );
     expect(m.out(boot.number, 'wipe-disk.out')).toMatch(refusal);
     expect(m.out(boot.number, 'install.state')).toBeNull();
     const line = `${NODE}: Workflow ${wf.metadata.name} ended FAILED at wipe-disk (action completed); read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`;
@@ -46,13 +49,23 @@ describe.skipIf(run.skip !== null)('an installer image the registry does not hol
     // The hint's own query, on the journal fleetd's receiver writes.
     const journald = lab.syslog!.journald;
     const hookos = (address: string) => journald.messages('-t', 'hookos', `HOOKOS_HOST=${address}`);
-    const found = await lab.until('wipe-disk\'s lines under HOOKOS_HOST=10.0.1.11', NODE, async () => {
-      const lines = await hookos('10.0.1.11');
-      return lines.some((l) => refusal.test(l)) ? lines : null;
-    }, 30_000);
+    const found = await lab.until(
+      "wipe-disk's lines under HOOKOS_HOST=10.0.1.11",
+      NODE,
+      async () => {
+        const lines = await hookos('10.0.1.11');
+        return lines.some((l) => refusal.test(l)) ? lines : null;
+      },
+      30_000,
+    );
     expect(found).toEqual(m.step(boot.number, 'wipe-disk').lines);
     // Docker's default tag: the container's ID, from the engine's pid.
-    for (const e of await journald.entries('-t', 'hookos')) expect(e).toMatchObject({ HOOKOS_HOST: '10.0.1.11', HOOKOS_PROGRAM: expect.stringMatching(/^[0-9a-f]{12}$/), HOOKOS_PID: expect.stringMatching(/^\d+$/) });
+    for (const e of await journald.entries('-t', 'hookos'))
+      expect(e).toMatchObject({
+        HOOKOS_HOST: '10.0.1.11',
+        HOOKOS_PROGRAM: expect.stringMatching(/^[0-9a-f]{12}$/),
+        HOOKOS_PID: expect.stringMatching(/^\d+$/),
+      });
     // Not the address QEMU's user network sends from, nor another node's.
     expect(await hookos('127.0.0.1')).toEqual([]);
     expect(await hookos('10.0.1.12')).toEqual([]);

@@ -32,7 +32,7 @@ function addApprovedLines(nodesFile: string, claim: string): void {
 }
 
 describe.skipIf(run.skip !== null)('Plug a machine in', () => {
-  it('declared → pending-approval → approved → PASSED → fleetd\'s Workflow run by Tinkerbell in HookOS → the disk boots', async () => {
+  it("declared → pending-approval → approved → PASSED → fleetd's Workflow run by Tinkerbell in HookOS → the disk boots", async () => {
     const m = Machine.create(run, 'plugin', run.tpm.a, [{ bus: 'nvme', serial: DISK_SERIAL }]);
     const image = run.installedImage;
     lab = await Lab.start(run, m, {
@@ -41,7 +41,9 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
       files: { '/images/nixos.raw': readFileSync(image.file) },
     });
 
-    narrate(`The lab is up: fleetd, Kubernetes' API server with Tinkerbell's and Rufio's objects, Tinkerbell, a registry. ${NODE} is declared in the nodes file (its serial ${m.serial}, its disk's serial), with no EK approved yet.`);
+    narrate(
+      `The lab is up: fleetd, Kubernetes' API server with Tinkerbell's and Rufio's objects, Tinkerbell, a registry. ${NODE} is declared in the nodes file (its serial ${m.serial}, its disk's serial), with no EK approved yet.`,
+    );
     // Connect the machine and power it on: it netboots HookOS, and fleetd has no EK to hold it to.
     await lab.machine.powerOn();
     const first = lab.machine.boots[0]!;
@@ -69,7 +71,9 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     const wf = await lab.run(NODE, 'provision', 60_000);
     expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
     time.mark('→ the Workflow');
-    narrate(`fleetd admitted it, gave this boot an install code and started Workflow ${wf.metadata.name} in this HookOS boot; Tinkerbell renders it, and the machine's tink-agent runs each action as a container.`);
+    narrate(
+      `fleetd admitted it, gave this boot an install code and started Workflow ${wf.metadata.name} in this HookOS boot; Tinkerbell renders it, and the machine's tink-agent runs each action as a container.`,
+    );
     const journal = await lab.journal(NODE);
     expect(journal.find((l) => l.includes(`started Workflow ${wf.metadata.name}`))).toMatch(/HookOS/);
 
@@ -80,11 +84,13 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     const third = lab.machine.boots[2]!;
     expect(third.kind).toBe('disk');
     time.mark('→ its actions, to the reboot');
-    narrate('wipe-disk, image-to-disk and next-boot succeeded; reboot handed the reboot to a detached container, was reported, and the machine rebooted into its disk.');
+    narrate(
+      'wipe-disk, image-to-disk and next-boot succeeded; reboot handed the reboot to a detached container, was reported, and the machine rebooted into its disk.',
+    );
 
     // The installed system's first boot takes its seed over TLS, once, and the device is active.
     await third.running.waitForLine(new RegExp(`^first-boot: the seed for ${NODE} is in `));
-    time.mark('→ the disk\'s first boot took its seed');
+    time.mark("→ the disk's first boot took its seed");
     await lab.until('the device active', NODE, async () => (await lab!.host.verifier.show(NODE)).record?.status === 'active', 30_000);
     time.mark('→ active');
     narrate(`The installed system's first boot took its seed from fleetd, once: ${NODE} is active.`);
@@ -95,7 +101,9 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     const done = await lab.ended(NODE, wf.metadata.name, 60_000);
     expect(done.status?.state).toBe('SUCCESS');
     console.warn(time.report(done));
-    narrate(`Workflow ${wf.metadata.name}: SUCCESS. fleetd journaled it and turned netboot off for the machine. ${NODE}'s journal:\n${(await lab.journal(NODE)).join('\n')}`);
+    narrate(
+      `Workflow ${wf.metadata.name}: SUCCESS. fleetd journaled it and turned netboot off for the machine. ${NODE}'s journal:\n${(await lab.journal(NODE)).join('\n')}`,
+    );
     await lab.until('the success journaled', NODE, async () => (await lab!.journal(NODE)).includes(`${NODE}: Workflow ${wf.metadata.name} succeeded`), 30_000);
     const hw = (await lab.objects('tinkerbell.org', 'hardware')).find((h) => h.metadata.name === NODE)!;
     expect(JSON.stringify(hw.spec)).toContain('"allowPXE":false');

@@ -48,8 +48,8 @@ async function whenChanged(what: string, changed: () => boolean, timeoutMs: numb
   }
 }
 
-describe.skipIf(run.skip !== null)('power losses during a disk image\'s run', () => {
-  it('mid image-to-disk the resumed run refuses and writes nothing; at next-boot\'s first write the next power-on boots what the variables hold, to a state of the runbook\'s table', async () => {
+describe.skipIf(run.skip !== null)("power losses during a disk image's run", () => {
+  it("mid image-to-disk the resumed run refuses and writes nothing; at next-boot's first write the next power-on boots what the variables hold, to a state of the runbook's table", async () => {
     const m = Machine.create(run, 'imgpower', run.tpm.a, [{ bus: 'nvme', serial: DISK_SERIAL }]);
     const image = run.installedImage;
     lab = await Lab.start(run, m, {
@@ -62,7 +62,10 @@ describe.skipIf(run.skip !== null)('power losses during a disk image\'s run', ()
     const status = async () => (await lab!.host.verifier.show(NODE)).record?.status;
     const boot = (i: number) => lab!.machine.boots[i]!;
     const workflow = async (name: string) => (await lab!.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name === name);
-    const endedLine = async (name: string, action: string) => (await lab!.journal(NODE)).some((l) => l.startsWith(`${NODE}: Workflow ${name} ended FAILED at ${action} (action completed); read journalctl -t hookos `));
+    const endedLine = async (name: string, action: string) =>
+      (await lab!.journal(NODE)).some((l) =>
+        l.startsWith(`${NODE}: Workflow ${name} ended FAILED at ${action} (action completed); read journalctl -t hookos `),
+      );
 
     // A planned node attests: its run starts in this boot. The power fails once image-to-disk's
     // first run of the image reached the disk (the image's GPT header at LBA 1), with more to come.
@@ -70,7 +73,7 @@ describe.skipIf(run.skip !== null)('power losses during a disk image\'s run', ()
     await boot(0).running.waitForLine(/^install code written/);
     const first = await lab.run(NODE, 'provision', 60_000);
     await boot(0).running.waitForLine(/tink-agent: received action image-to-disk/);
-    await whenChanged('image-to-disk\'s first write', () => bytesOf(disk, 512, 8).equals(GPT_SIGNATURE), 300_000);
+    await whenChanged("image-to-disk's first write", () => bytesOf(disk, 512, 8).equals(GPT_SIGNATURE), 300_000);
     await lab.machine.powerLoss();
     expect(m.out(boot(0).number, 'image-to-disk.state')).toBeNull();
     const afterLoss = m.diskHashes();
@@ -84,7 +87,9 @@ describe.skipIf(run.skip !== null)('power losses during a disk image\'s run', ()
     const failed = await lab.ended(NODE, first.metadata.name, 300_000);
     expect(failed.status?.state).toBe('FAILED');
     expect(m.out(boot(1).number, 'image-to-disk.state')).toBe('failure\n');
-    expect(m.out(boot(1).number, 'image-to-disk.out')).toContain('image-to-disk: this run resumed in a new boot after wipe-disk; nothing written; set desired_action to provision');
+    expect(m.out(boot(1).number, 'image-to-disk.out')).toContain(
+      'image-to-disk: this run resumed in a new boot after wipe-disk; nothing written; set desired_action to provision',
+    );
     expect(m.out(boot(1).number, 'wipe-disk.state')).toBeNull();
     await lab.until('the failure journaled', NODE, () => endedLine(first.metadata.name, 'image-to-disk'), 30_000);
     expect(m.diskHashes()).toEqual(afterLoss);
@@ -93,11 +98,19 @@ describe.skipIf(run.skip !== null)('power losses during a disk image\'s run', ()
     // The runbook's action: desired_action provision. Rufio power-cycles it into a new run, which
     // wipes and writes the image; the power fails at next-boot's first write to the variables.
     await lab.host.verifier.setDesiredAction(NODE, 'provision');
-    const second = await lab.until('a second run', NODE, async () => (await lab!.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`provision-${NODE}-`) && w.metadata.name !== first.metadata.name), 60_000);
-    await lab.until('Rufio\'s power cycle', NODE, () => lab!.machine.boots.length >= 3, 120_000);
+    const second = await lab.until(
+      'a second run',
+      NODE,
+      async () =>
+        (await lab!.objects('tinkerbell.org', 'workflows')).find(
+          (w) => w.metadata.name.startsWith(`provision-${NODE}-`) && w.metadata.name !== first.metadata.name,
+        ),
+      60_000,
+    );
+    await lab.until("Rufio's power cycle", NODE, () => lab!.machine.boots.length >= 3, 120_000);
     await boot(2).running.waitForLine(/tink-agent: received action next-boot/);
     const vars = readFileSync(m.varsFile);
-    await whenChanged('next-boot\'s first write to the variables', () => !readFileSync(m.varsFile).equals(vars), 120_000);
+    await whenChanged("next-boot's first write to the variables", () => !readFileSync(m.varsFile).equals(vars), 120_000);
     await lab.machine.powerLoss();
     for (const action of ['wipe-disk', 'image-to-disk']) expect(m.out(boot(2).number, `${action}.state`), action).toBe('success\n');
     expect(m.out(boot(2).number, 'next-boot.state')).toBeNull();
@@ -106,14 +119,22 @@ describe.skipIf(run.skip !== null)('power losses during a disk image\'s run', ()
 
     await lab.machine.powerOn();
     // Which branch a run takes depends on how far the firmware's write got: said with the result.
-    const entries = [...held.entries].map(([n, e]) => `Boot${n.toString(16).toUpperCase().padStart(4, '0')} "${e.description}"${e.partition ? ' (a partition)' : ''}`);
-    console.warn(`e2e power loss at next-boot's first variable write: the variables held ${entries.join(', ')}; BootOrder ${held.bootOrder.join(',') || 'unset'}, BootNext ${held.bootNext ?? 'unset'}; the next power-on booted ${boot(3).kind === 'disk' ? 'the disk' : 'HookOS'}`);
-    narrate(`${NODE}'s power failed as next-boot wrote the firmware's variables; powered on, the firmware ${boot(3).kind === 'disk' ? 'found the entry and boots the disk' : 'found no entry for the disk and netboots'}.`);
+    const entries = [...held.entries].map(
+      ([n, e]) => `Boot${n.toString(16).toUpperCase().padStart(4, '0')} "${e.description}"${e.partition ? ' (a partition)' : ''}`,
+    );
+    console.warn(
+      `e2e power loss at next-boot's first variable write: the variables held ${entries.join(', ')}; BootOrder ${held.bootOrder.join(',') || 'unset'}, BootNext ${held.bootNext ?? 'unset'}; the next power-on booted ${boot(3).kind === 'disk' ? 'the disk' : 'HookOS'}`,
+    );
+    narrate(
+      `${NODE}'s power failed as next-boot wrote the firmware's variables; powered on, the firmware ${boot(3).kind === 'disk' ? 'found the entry and boots the disk' : 'found no entry for the disk and netboots'}.`,
+    );
     if (boot(3).kind === 'hookos') {
       // The runbook's row for a run resumed in a new boot after wipe-disk: refused, nothing changed.
       const ended = await lab.ended(NODE, second.metadata.name, 300_000);
       expect(ended.status?.state).toBe('FAILED');
-      expect(m.out(boot(3).number, 'next-boot.out')).toContain('next-boot: this run resumed in a new boot after wipe-disk; no boot entry changed; set desired_action to provision');
+      expect(m.out(boot(3).number, 'next-boot.out')).toContain(
+        'next-boot: this run resumed in a new boot after wipe-disk; no boot entry changed; set desired_action to provision',
+      );
       await lab.until('the failure journaled', NODE, () => endedLine(second.metadata.name, 'next-boot'), 30_000);
       expect(m.diskHashes()).toEqual(written);
       expect(await status()).toBe('planned');

@@ -69,7 +69,9 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
     const failed = await lab.ended(NODE, first.metadata.name, 300_000);
     expect(failed.status?.state).toBe('FAILED');
     expect(m.out(boot(2).number, 'install.state')).toBe('failure\n');
-    expect(m.out(boot(2).number, 'install.out')).toContain('install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision');
+    expect(m.out(boot(2).number, 'install.out')).toContain(
+      'install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision',
+    );
     expect(m.out(boot(2).number, 'wipe-disk.state')).toBeNull();
     const line = `${NODE}: Workflow ${first.metadata.name} ended FAILED at install (action completed); read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`;
     await lab.until('the failure journaled', NODE, async () => (await lab!.journal(NODE)).includes(line), 30_000);
@@ -80,8 +82,16 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
     // The runbook's action: set desired_action provision. The new run wipes and installs; the
     // power fails as the reboot begins, and the next power-on boots the disk next-boot named.
     await lab.host.verifier.setDesiredAction(NODE, 'provision');
-    const second = await lab.until('a second run', NODE, async () => (await lab!.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`provision-${NODE}-`) && w.metadata.name !== first.metadata.name), 60_000);
-    await lab.until('Rufio\'s power cycle', NODE, () => lab!.machine.boots.length >= 4, 120_000);
+    const second = await lab.until(
+      'a second run',
+      NODE,
+      async () =>
+        (await lab!.objects('tinkerbell.org', 'workflows')).find(
+          (w) => w.metadata.name.startsWith(`provision-${NODE}-`) && w.metadata.name !== first.metadata.name,
+        ),
+      60_000,
+    );
+    await lab.until("Rufio's power cycle", NODE, () => lab!.machine.boots.length >= 4, 120_000);
     expect(await workflow(first.metadata.name)).toBeUndefined();
     await boot(3).running.waitForLine(/^install code written/);
     await boot(3).running.waitForLine(/tink-agent: received action reboot/);

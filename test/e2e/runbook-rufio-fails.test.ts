@@ -19,7 +19,7 @@ afterAll(() => lab?.close());
 const NODE = 'node-noamt';
 
 describe.skipIf(run.skip !== null)('a Rufio Job that cannot power the machine', () => {
-  it('fails with Rufio\'s words, fleetd says to set AMT\'s address or power it on by hand, and the boot by hand gets the code', async () => {
+  it("fails with Rufio's words, fleetd says to set AMT's address or power it on by hand, and the boot by hand gets the code", async () => {
     const m = Machine.create(run, 'noamt', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-NOAMT' }]);
     // bmc_type amt, but no BMC answers at the node's address.
     lab = await Lab.start(run, m, {

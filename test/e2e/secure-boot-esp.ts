@@ -51,7 +51,8 @@ export function prepareSignedLoaders(cacheRoot: string): SignedLoaders {
     if (!existsSync(join(cacheRoot, pkg))) extractPackage(pkg, join(cacheRoot, pkg), cacheRoot);
   }
   const loaders = { shim: join(cacheRoot, SHIM), grub: join(cacheRoot, GRUB) };
-  for (const f of Object.values(loaders)) if (!existsSync(f)) throw new Error(`no ${f}: remove ${cacheRoot} to extract shim-signed and grub-efi-amd64-signed again`);
+  for (const f of Object.values(loaders))
+    if (!existsSync(f)) throw new Error(`no ${f}: remove ${cacheRoot} to extract shim-signed and grub-efi-amd64-signed again`);
   return loaders;
 }
 

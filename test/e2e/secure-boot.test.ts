@@ -28,7 +28,11 @@ function eventsOf(log: EventLog, type: number): Array<{ pcr: number; text: strin
     .filter((i) => log.typeOf(i) === type)
     .map((i) => {
       const d = decodeEvent(log.event(i));
-      return { pcr: log.pcrOf(i), text: d.kind === 'text' ? d.text : d.kind === 'variable' ? d.name : summarize(d), sha256: Buffer.from(log.digestOf(i, bank)!).toString('hex') };
+      return {
+        pcr: log.pcrOf(i),
+        text: d.kind === 'text' ? d.text : d.kind === 'variable' ? d.name : summarize(d),
+        sha256: Buffer.from(log.digestOf(i, bank)!).toString('hex'),
+      };
     });
 }
 
@@ -36,7 +40,12 @@ describe.skipIf(run.skip !== null)('a machine booted through Secure Boot', () =>
   it('attests, and the verifier reads Secure Boot enabled from a log that shows shim → grub → kernel', async () => {
     const m = Machine.create(run, 'secureboot', run.tpm.a, [], 'secure-boot');
     const image = placeholderImage();
-    host = await startHost(run, m.dir, { nodes: { 'node-sb': nodeEntry(m.serial, 'E2E-NVME-SB', 'nixos', run.tpm.a) }, classes: image.classes, files: image.files, lldp: true });
+    host = await startHost(run, m.dir, {
+      nodes: { 'node-sb': nodeEntry(m.serial, 'E2E-NVME-SB', 'nixos', run.tpm.a) },
+      classes: image.classes,
+      files: image.files,
+      lldp: true,
+    });
 
     await bootChecked(run, m, 'secure-boot', { LLDP_WINDOW: '10' }, host.services);
 

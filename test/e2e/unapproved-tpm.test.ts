@@ -17,10 +17,18 @@ afterAll(() => host?.close());
 
 describe.skipIf(run.skip !== null)('a machine whose TPM no entry approves', () => {
   it('is pending-approval, gets no code, and nothing is wiped', async () => {
-    const m = Machine.create(run, 'unapproved', run.tpm.b, [{ bus: 'nvme', serial: 'E2E-NVME-UNAPPROVED' }, { bus: 'virtio', serial: 'E2E-OTHER' }]);
+    const m = Machine.create(run, 'unapproved', run.tpm.b, [
+      { bus: 'nvme', serial: 'E2E-NVME-UNAPPROVED' },
+      { bus: 'virtio', serial: 'E2E-OTHER' },
+    ]);
     const image = placeholderImage();
     // The entry names the machine's serial and disk, but approves no EK: its binding is not in yet.
-    host = await startHost(run, m.dir, { nodes: { 'node-unapproved': nodeEntry(m.serial, 'E2E-NVME-UNAPPROVED', 'nixos') }, classes: image.classes, files: image.files, lldp: true });
+    host = await startHost(run, m.dir, {
+      nodes: { 'node-unapproved': nodeEntry(m.serial, 'E2E-NVME-UNAPPROVED', 'nixos') },
+      classes: image.classes,
+      files: image.files,
+      lldp: true,
+    });
     const before = m.diskHashes();
 
     await bootChecked(run, m, 'unapproved-tpm', { DISK_SERIAL: 'E2E-NVME-UNAPPROVED', IMAGE_URL: image.url, LLDP_WINDOW: '10' }, host.services);

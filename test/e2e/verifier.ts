@@ -47,13 +47,34 @@ const fleet = (args: string[]) => promisify(execFile)(TSX[0], [...TSX.slice(1), 
  * Classes beyond the rig's: a disk-image payload, its image served by the host. `serveArgs`: more
  * of `fleet serve`'s options (the lab's Tinkerbell API, its syslog receiver).
  */
-export async function startVerifier(run: E2eRun, dir: string, nodes: Record<string, Record<string, unknown>>, classes: Record<string, unknown> = {}, serveArgs: string[] = []): Promise<Verifier> {
+export async function startVerifier(
+  run: E2eRun,
+  dir: string,
+  nodes: Record<string, Record<string, unknown>>,
+  classes: Record<string, unknown> = {},
+  serveArgs: string[] = [],
+): Promise<Verifier> {
   const nodesFile = join(dir, 'nodes.yaml');
   const state = join(dir, 'fleetd');
   writeFileSync(nodesFile, stringify({ ...RIG_CATALOGUE, classes: { ...RIG_CATALOGUE.classes, ...classes }, nodes }));
   const { dir: inputs } = await classInputs(join(dir, 'talos'));
-  const fleetd = await startFleetServe(['--nodes', nodesFile, '--state', state, '--auto-provision', '--class-inputs', inputs,
-    '--listen', '127.0.0.1:0', '--cert', run.tlsCert, '--key', run.tlsKey, ...(serveArgs.includes('--syslog-listen') ? [] : ['--syslog-listen', 'off']), ...serveArgs]);
+  const fleetd = await startFleetServe([
+    '--nodes',
+    nodesFile,
+    '--state',
+    state,
+    '--auto-provision',
+    '--class-inputs',
+    inputs,
+    '--listen',
+    '127.0.0.1:0',
+    '--cert',
+    run.tlsCert,
+    '--key',
+    run.tlsKey,
+    ...(serveArgs.includes('--syslog-listen') ? [] : ['--syslog-listen', 'off']),
+    ...serveArgs,
+  ]);
   const audit = fleetd.stdout;
   return {
     port: Number(new URL(fleetd.url).port),

@@ -47,9 +47,22 @@ const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== nul
 
 /** swtpm as QEMU's TPM emulator backend: QEMU initialises it over the control socket. */
 async function startTpm(stateDir: string, socket: string, log: string): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  const { child, unregister } = startChild('swtpm', ['socket', '--tpm2', '--tpmstate', `dir=${stateDir}`, '--ctrl', `type=unixio,path=${socket}`, '--log', `file=${log},level=1`]);
+  const { child, unregister } = startChild('swtpm', [
+    'socket',
+    '--tpm2',
+    '--tpmstate',
+    `dir=${stateDir}`,
+    '--ctrl',
+    `type=unixio,path=${socket}`,
+    '--log',
+    `file=${log},level=1`,
+  ]);
   const gone = exited(child);
-  await waitUntil(() => existsSync(socket) || child.exitCode !== null, 10_000, () => `swtpm made no socket ${socket}`);
+  await waitUntil(
+    () => existsSync(socket) || child.exitCode !== null,
+    10_000,
+    () => `swtpm made no socket ${socket}`,
+  );
   if (child.exitCode !== null) throw new Error(`swtpm on ${stateDir} exited ${child.exitCode}; see ${log}`);
   return {
     child,
@@ -64,7 +77,9 @@ async function startTpm(stateDir: string, socket: string, log: string): Promise<
   };
 }
 
-export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket' | 'qmpSocket'> & { tpmState: string; workDir: string; timeoutMs: number }): Promise<RunningBoot> {
+export async function startBoot(
+  spec: Omit<MachineSpec, 'tpmSocket' | 'qmpSocket'> & { tpmState: string; workDir: string; timeoutMs: number },
+): Promise<RunningBoot> {
   const socket = join(spec.workDir, 'swtpm.ctrl');
   const tpm = await startTpm(spec.tpmState, socket, join(spec.workDir, 'swtpm.log'));
   const started = Date.now();
@@ -76,12 +91,16 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket' | 'qmpSocket
   const lines: string[] = [];
   const waiters: Array<{ re: RegExp; resolve: (l: string) => void }> = [];
   // The serial console mixes \r\n and firmware escape codes: match markers anywhere in a line.
-  createInterface({ input: child.stdout! }).on('error', () => undefined).on('line', (raw) => {
-    const line = raw.replace(/\r/g, '');
-    lines.push(line);
-    for (const w of waiters.splice(0)) (w.re.test(line) ? w.resolve(line) : waiters.push(w));
-  });
-  createInterface({ input: child.stderr! }).on('error', () => undefined).on('line', (l) => lines.push(`qemu: ${l}`));
+  createInterface({ input: child.stdout! })
+    .on('error', () => undefined)
+    .on('line', (raw) => {
+      const line = raw.replace(/\r/g, '');
+      lines.push(line);
+      for (const w of waiters.splice(0)) w.re.test(line) ? w.resolve(line) : waiters.push(w);
+    });
+  createInterface({ input: child.stderr! })
+    .on('error', () => undefined)
+    .on('line', (l) => lines.push(`qemu: ${l}`));
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -118,6 +137,7 @@ export async function startBoot(spec: Omit<MachineSpec, 'tpmSocket' | 'qmpSocket
 
 /** The console lines worth reading when a check fails: the guest's own steps, not the kernel's. */
 export function keyConsoleLines(lines: readonly string[]): string {
-  const key = /(init:|guest:|agent:|clock:|securityfs:|nic:|lldp:|attest:|install|wipe|image-to-disk:|next-boot:|reboot:|eventlog:|tink-agent:|first-boot:|panic|Error|error|qemu:)/;
+  const key =
+    /(init:|guest:|agent:|clock:|securityfs:|nic:|lldp:|attest:|install|wipe|image-to-disk:|next-boot:|reboot:|eventlog:|tink-agent:|first-boot:|panic|Error|error|qemu:)/;
   return lines.filter((l) => key.test(l)).join('\n');
 }

@@ -23,7 +23,11 @@ interface Instruction {
 
 /** Dockerfile instructions: continuation lines joined, comments and blank lines dropped. */
 function instructions(text: string): Instruction[] {
-  const joined = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n').replace(/\\\n/g, ' ');
+  const joined = text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n')
+    .replace(/\\\n/g, ' ');
   return joined
     .split('\n')
     .filter((l) => l.trim())
@@ -36,12 +40,14 @@ function instructions(text: string): Instruction[] {
 const steps = instructions(readFileSync(join(REPO, 'Dockerfile.agent'), 'utf8'));
 const args = new Map(steps.filter((s) => s.op === 'ARG').map((s) => s.args.split('=', 2) as [string, string]));
 const expand = (s: string) => s.replace(/\$\{(\w+)\}/g, (_, n: string) => args.get(n) ?? '');
-const copies = steps.filter((s) => s.op === 'COPY').map((s) => {
-  const words = s.args.split(/\s+/);
-  const flags = words.filter((w) => w.startsWith('--'));
-  const paths = words.filter((w) => !w.startsWith('--'));
-  return { from: flags.find((f) => f.startsWith('--from='))?.slice(7), sources: paths.slice(0, -1), dest: paths.at(-1)! };
-});
+const copies = steps
+  .filter((s) => s.op === 'COPY')
+  .map((s) => {
+    const words = s.args.split(/\s+/);
+    const flags = words.filter((w) => w.startsWith('--'));
+    const paths = words.filter((w) => !w.startsWith('--'));
+    return { from: flags.find((f) => f.startsWith('--from='))?.slice(7), sources: paths.slice(0, -1), dest: paths.at(-1)! };
+  });
 
 describe('the Dockerfile', () => {
   it('pins every base image to an exact version or a digest', () => {
@@ -51,7 +57,10 @@ describe('the Dockerfile', () => {
   });
 
   it('runs on the Node major the addon is built against, glibc (not alpine)', () => {
-    const node = steps.filter((s) => s.op === 'FROM').map((s) => s.args.split(/\s+/)[0]!).find((i) => i.startsWith('node:'))!;
+    const node = steps
+      .filter((s) => s.op === 'FROM')
+      .map((s) => s.args.split(/\s+/)[0]!)
+      .find((i) => i.startsWith('node:'))!;
     expect(node).toMatch(new RegExp(`^node:${process.versions.node.split('.')[0]}\\.`));
     expect(node).not.toMatch(/alpine/);
   });
@@ -110,25 +119,31 @@ describe('the entrypoint', () => {
     await writeFile(join(dir, 'net/eno1/address'), '6c:4b:90:12:34:56\n');
     await writeFile(join(dir, 'net/docker0/address'), '02:42:ac:11:00:01\n');
     const header = 'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n';
-    await writeFile(join(dir, 'route'), `${header}docker0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\neno1\t00000000\t0101000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n`);
+    await writeFile(
+      join(dir, 'route'),
+      `${header}docker0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\neno1\t00000000\t0101000A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n`,
+    );
     await writeFile(join(dir, 'no-default'), `${header}docker0\t000011AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n`);
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   function run(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
-      execFile('sh', [ENTRYPOINT, '--log-level', '1'], { env: { PATH: `${dir}/bin:/usr/bin:/bin`, FLEET_SYS_CLASS_NET: join(dir, 'net'), ...env } }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+      execFile(
+        'sh',
+        [ENTRYPOINT, '--log-level', '1'],
+        { env: { PATH: `${dir}/bin:/usr/bin:/bin`, FLEET_SYS_CLASS_NET: join(dir, 'net'), ...env } },
+        (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
       );
     });
   }
 
-  it('runs the agent, then tink-agent under the default route NIC\'s MAC even when the agent failed', async () => {
+  it("runs the agent, then tink-agent under the default route NIC's MAC even when the agent failed", async () => {
     const r = await run({ FLEET_PROC_NET_ROUTE: join(dir, 'route'), WORKER_ID: '', ID: '' });
     expect(r.stdout.split('\n')).toEqual([
       'agent: /opt/fleet/agent.mjs',
       'tink-agent-autoid: the agent ended with status 1; tink-agent starts anyway',
-      'tink-agent-autoid: worker id 6c:4b:90:12:34:56, the MAC of eno1 (the default route\'s NIC)',
+      "tink-agent-autoid: worker id 6c:4b:90:12:34:56, the MAC of eno1 (the default route's NIC)",
       'tink-agent: WORKER_ID=6c:4b:90:12:34:56 ID=6c:4b:90:12:34:56 args=--log-level 1',
       '',
     ]);

@@ -26,7 +26,7 @@ function refusal(f: () => unknown): FleetError {
 }
 
 describe('the lab config', () => {
-  it('fills ${SPORE_BOOTSTRAP_IP} and keeps the seed\'s values', () => {
+  it("fills ${SPORE_BOOTSTRAP_IP} and keeps the seed's values", () => {
     const c = labConfig();
     expect(c.syslog_host).toBe('192.0.2.10');
     expect(c.fleet_ntp_server).toBe('192.0.2.10');
@@ -35,7 +35,7 @@ describe('the lab config', () => {
     expect(c.tinkerbell_tls).toBe(true);
   });
 
-  it('parses back through the agent\'s own reader with no problem', () => {
+  it("parses back through the agent's own reader with no problem", () => {
     const c = labConfig();
     const { params, problems } = parseCmdline(`${kernelCmdline(c)}\n`);
     expect(problems).toEqual([]);

@@ -19,7 +19,7 @@ describe('the generated files', () => {
     expect([...files.keys()].sort()).toEqual(['cmdline.txt', 'hardware.ipxe', 'menu.ipxe', 'tink-agent-autoid.container.json']);
   });
 
-  it('carry one command line: the UKI\'s, the menu\'s and the Hardware script\'s are the same', () => {
+  it("carry one command line: the UKI's, the menu's and the Hardware script's are the same", () => {
     const uki = file('cmdline.txt');
     expect(uki).toBe(kernelCmdline(labConfig()));
     expect(chained(file('menu.ipxe'))).toBe(uki);
@@ -28,7 +28,11 @@ describe('the generated files', () => {
 
   it('start the image and Tink settings the command line names', () => {
     const spec = JSON.parse(file('tink-agent-autoid.container.json')) as { Image: string; Env: string[] };
-    const params = new Map(file('cmdline.txt').split(' ').map((w) => w.split(/=(.*)/s, 2) as [string, string]));
+    const params = new Map(
+      file('cmdline.txt')
+        .split(' ')
+        .map((w) => w.split(/=(.*)/s, 2) as [string, string]),
+    );
     expect(spec.Image).toBe(params.get('tink_worker_image'));
     expect(spec.Env).toContain(`TINKERBELL_GRPC_AUTHORITY=${params.get('grpc_authority')}`);
     expect(spec.Env).toContain(`TINKERBELL_TLS=${params.get('tinkerbell_tls')}`);

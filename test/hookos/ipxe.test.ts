@@ -10,7 +10,10 @@ const scripts = { menu: menuScript(config, cmdline), hardware: hardwareScript(co
 
 /** Lines without comments and blank lines; `:x` lines are labels. */
 const commands = (script: string) => script.split('\n').filter((l) => l.trim() && !l.startsWith('#'));
-const labels = (script: string) => commands(script).filter((l) => l.startsWith(':')).map((l) => l.slice(1));
+const labels = (script: string) =>
+  commands(script)
+    .filter((l) => l.startsWith(':'))
+    .map((l) => l.slice(1));
 
 /** The commands after a label, in the order iPXE runs them. */
 function block(script: string, label: string): string[] {
@@ -29,7 +32,9 @@ describe.each(Object.entries(scripts))('the %s script', (_name, script) => {
   it('has unique labels, and a label for every goto target', () => {
     const have = labels(script);
     expect(new Set(have).size).toBe(have.length);
-    const items = commands(script).filter((l) => l.startsWith('item ')).map((l) => l.split(' ')[1]!);
+    const items = commands(script)
+      .filter((l) => l.startsWith('item '))
+      .map((l) => l.split(' ')[1]!);
     for (const m of script.matchAll(/goto (\S+)/g)) {
       // `goto ${target}` goes where `choose` put it: any item.
       const targets = m[1] === '${target}' ? items : [m[1]!];
@@ -38,7 +43,7 @@ describe.each(Object.entries(scripts))('the %s script', (_name, script) => {
     }
   });
 
-  it('expands no variable but its own and the boot NIC\'s', () => {
+  it("expands no variable but its own and the boot NIC's", () => {
     const vars = [...script.matchAll(/\$\{([^}]+)\}/g)].map((m) => m[1]);
     expect(new Set(vars)).toEqual(new Set(['netX/mac:hexhyp', 'netX/mac', 'attempt', ...(script.includes('choose') ? ['target'] : [])]));
   });

@@ -21,7 +21,17 @@ describe('the config endpoint', () => {
     expect(first.status).toBe(200);
     const cfg = parse(first.body) as Record<string, unknown>;
     validateTalosConfig(cfg);
-    expect(cfg).toMatchObject({ machine: { type: 'worker', network: { hostname: 'node-1', interfaces: [{ deviceSelector: { hardwareAddr: '52:54:00:12:34:56' }, addresses: ['10.0.1.11/24'], routes: [{ gateway: '10.0.1.1' }] }] }, install: { disk: '/dev/nvme0n1' } }, cluster: { clusterName: 'folly' } });
+    expect(cfg).toMatchObject({
+      machine: {
+        type: 'worker',
+        network: {
+          hostname: 'node-1',
+          interfaces: [{ deviceSelector: { hardwareAddr: '52:54:00:12:34:56' }, addresses: ['10.0.1.11/24'], routes: [{ gateway: '10.0.1.1' }] }],
+        },
+        install: { disk: '/dev/nvme0n1' },
+      },
+      cluster: { clusterName: 'folly' },
+    });
     await settle();
     expect((await device(env)).status).toBe('active');
     expect(await fetch(env, code)).toMatchObject({ status: 404 });
@@ -33,7 +43,7 @@ describe('the config endpoint', () => {
     expect(await metric(env, 'fleet_install_configs_served_total')).toEqual(['fleet_install_configs_served_total 1']);
   });
 
-  it('each code\'s refetch is journaled once: a second install\'s is news again', async () => {
+  it("each code's refetch is journaled once: a second install's is news again", async () => {
     env = await start();
     for (const run of ['provision-node-1-1700000000', 'provision-node-1-1700090000']) {
       const issued = await env.t.installs.issue(await device(env), { bootId: run, mac: '52:54:00:12:34:56', uuid: null }, { run, kind: 'provision' }, 'r');
@@ -72,9 +82,14 @@ describe('the config endpoint', () => {
     expect((await fetch(env, code)).status).toBe(200);
     await settle();
     expect((await device(env)).status).toBe('planned');
-    expect(env.audits).toContainEqual(expect.objectContaining({ audit: 'fleet.config', outcome: 'served', reason: expect.stringMatching(/^the device could not be set active: /) }));
+    expect(env.audits).toContainEqual(
+      expect.objectContaining({ audit: 'fleet.config', outcome: 'served', reason: expect.stringMatching(/^the device could not be set active: /) }),
+    );
     expect((await fetch(env, code)).status).toBe(404);
-    expect(await journal(env)).toEqual([`success: fleetd served the config of ${RUN.run} to 127.0.0.1`, expect.stringMatching(/^warning: the node asked for its Talos config, and fleetd holds none for it/)]);
+    expect(await journal(env)).toEqual([
+      `success: fleetd served the config of ${RUN.run} to 127.0.0.1`,
+      expect.stringMatching(/^warning: the node asked for its Talos config, and fleetd holds none for it/),
+    ]);
     expect(await metric(env, 'fleet_install_config_missing_total')).toEqual(['fleet_install_config_missing_total{node="node-1"} 1']);
   });
 
@@ -123,7 +138,9 @@ describe('the config endpoint', () => {
     const r = await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/config/${code}`, ...mode]);
     expect(r.trim()).toBe('answered');
     await new Promise((res) => setTimeout(res, 1500));
-    expect(await journal(env)).toEqual(['warning: fleetd sent the Talos config to 127.0.0.1, but the peer did not acknowledge all of it; the config stays for one more fetch, from 127.0.0.1']);
+    expect(await journal(env)).toEqual([
+      'warning: fleetd sent the Talos config to 127.0.0.1, but the peer did not acknowledge all of it; the config stays for one more fetch, from 127.0.0.1',
+    ]);
     expect((await device(env)).status).toBe('planned');
     const whole = await fetch(env, code);
     expect(whole.status).toBe(200);
@@ -157,7 +174,9 @@ describe('a holder of the code that is not the node', () => {
     env = await start({ ackDeadlineMs: 1000 });
     const code = await issue(env);
     // An answer the kernel never saw acknowledged, as a node's lost answer looks (from 127.0.0.1).
-    expect((await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/config/${code}`, 'reset'])).trim()).toBe('answered');
+    expect(
+      (await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/config/${code}`, 'reset'])).trim(),
+    ).toBe('answered');
     await answered();
     expect(await readThenReset(env, code, '127.0.0.2')).toBe('404');
     expect((await fetch(env, code)).status).toBe(200);
@@ -176,17 +195,25 @@ describe('issuing a code', () => {
     env = await start({ className: 'controlplane' });
     await rm(join(env.t.classInputsDir, 'controlplane'), { recursive: true });
     const issued = await env.t.installs.issue(await device(env), { bootId: 'b', mac: '52:54:00:12:34:56', uuid: null }, RUN, 'r');
-    expect(issued).toEqual({ refused: expect.stringMatching(/^the class inputs of controlplane are missing .*; run fleet render-class-inputs and deploy them$/) });
+    expect(issued).toEqual({
+      refused: expect.stringMatching(/^the class inputs of controlplane are missing .*; run fleet render-class-inputs and deploy them$/),
+    });
     expect(env.audits).toEqual([expect.objectContaining({ audit: 'fleet.render', outcome: 'refused', node: 'node-1' })]);
     expect(env.store.installCode('node-1')).toBeNull();
   });
 
-  it('a control plane\'s config names the node in its API server SANs and carries the CA keys; a worker\'s carries none', async () => {
+  it("a control plane's config names the node in its API server SANs and carries the CA keys; a worker's carries none", async () => {
     env = await start({ className: 'controlplane' });
-    const cp = parse((await fetch(env, await issue(env))).body) as { cluster: { apiServer: { certSANs: string[] }; ca: { key: string } }; machine: { ca: { key: string } } };
+    const cp = parse((await fetch(env, await issue(env))).body) as {
+      cluster: { apiServer: { certSANs: string[] }; ca: { key: string } };
+      machine: { ca: { key: string } };
+    };
     expect(cp.cluster.apiServer.certSANs).toEqual(['10.0.1.10', 'api.folly.example', '10.0.1.11', 'node-1']);
     expect(cp.cluster.ca.key).toBe(env.t.secrets.certs.k8s.key);
-    const worker = parse(await readFile(join(env.t.classInputsDir, 'worker', 'config.yaml'), 'utf8')) as { cluster: { ca: { key: string } }; machine: { ca: { key: string } } };
+    const worker = parse(await readFile(join(env.t.classInputsDir, 'worker', 'config.yaml'), 'utf8')) as {
+      cluster: { ca: { key: string } };
+      machine: { ca: { key: string } };
+    };
     expect([worker.cluster.ca.key, worker.machine.ca.key]).toEqual(['', '']);
   });
 });

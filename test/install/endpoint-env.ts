@@ -38,26 +38,80 @@ export interface Env {
 export async function start(opts: { failInventory?: () => boolean; failRelease?: boolean; className?: string; ackDeadlineMs?: number } = {}): Promise<Env> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-config-'));
   const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore', cwd: dir });
-  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'tls.key', '-out', 'tls.crt', '-days', '1', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:127.0.0.1');
-  await writeFile(join(dir, 'nodes.yaml'), stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': { model: 'm720q', serial: 'SN1', class: opts.className ?? 'worker', address: '10.0.1.11/24', disk: '/dev/nvme0n1', disk_serial: 'S1', switch_port: 'Port 5' } } }));
+  ossl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    'tls.key',
+    '-out',
+    'tls.crt',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=fleetd',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  );
+  await writeFile(
+    join(dir, 'nodes.yaml'),
+    stringify({
+      ...RIG_CATALOGUE,
+      nodes: {
+        'node-1': {
+          model: 'm720q',
+          serial: 'SN1',
+          class: opts.className ?? 'worker',
+          address: '10.0.1.11/24',
+          disk: '/dev/nvme0n1',
+          disk_serial: 'S1',
+          switch_port: 'Port 5',
+        },
+      },
+    }),
+  );
   const db = openDatabase(join(dir, 'state'));
   const embedded = new EmbeddedInventory(join(dir, 'nodes.yaml'), db);
   // The inventory as NetBox would behave: answering, or not.
   const down = new Error('connect ECONNREFUSED capsule:443');
   const inventory: Inventory = new Proxy(embedded, {
     get: (target, prop, recv) =>
-      (prop === 'deviceByName' && opts.failInventory?.()) || (prop === 'setStatus' && opts.failRelease) ? async () => Promise.reject(down) : Reflect.get(target, prop, recv),
+      (prop === 'deviceByName' && opts.failInventory?.()) || (prop === 'setStatus' && opts.failRelease)
+        ? async () => Promise.reject(down)
+        : Reflect.get(target, prop, recv),
   });
   const store = new LocalStore(db);
   const audits: Array<Record<string, unknown>> = [];
   const audit = (event: string, fields: Record<string, unknown>) => audits.push({ audit: event, ...fields });
   const clock = { now: Date.now() };
-  const t = await testInstalls(dir, inventory, store, audit, { configs: new ConfigStore(() => clock.now), now: () => new Date(clock.now), ackDeadlineMs: opts.ackDeadlineMs ?? 2000 });
+  const t = await testInstalls(dir, inventory, store, audit, {
+    configs: new ConfigStore(() => clock.now),
+    now: () => new Date(clock.now),
+    ackDeadlineMs: opts.ackDeadlineMs ?? 2000,
+  });
   const service = new AttestationService({ inventory, store, audit, installs: t.installs, metrics: t.metrics });
-  const app = buildServer({ service, installs: t.installs, metrics: t.metrics, tls: { cert: await readFile(join(dir, 'tls.crt')), key: await readFile(join(dir, 'tls.key')) } });
+  const app = buildServer({
+    service,
+    installs: t.installs,
+    metrics: t.metrics,
+    tls: { cert: await readFile(join(dir, 'tls.crt')), key: await readFile(join(dir, 'tls.key')) },
+  });
   const url = await listen(app, { host: '127.0.0.1', port: 0 }, true);
   return {
-    dir, db, inventory: embedded, store, t, url, audits, clock, ca: join(dir, 'tls.crt'), port: Number(new URL(url).port),
+    dir,
+    db,
+    inventory: embedded,
+    store,
+    t,
+    url,
+    audits,
+    clock,
+    ca: join(dir, 'tls.crt'),
+    port: Number(new URL(url).port),
     async close() {
       await app.close();
       db.close();
@@ -99,4 +153,3 @@ export const run = async (cmd: string, args: string[]) => (await promisify(execF
 export const journal = async (e: Env) => (await e.inventory.journalOf(await device(e))).map((j) => `${j.kind}: ${j.message}`);
 export const settle = () => new Promise((r) => setTimeout(r, 250));
 export const metric = async (e: Env, name: string) => (await e.t.metrics.registry.getSingleMetricAsString(name)).split('\n').filter((l) => l.startsWith(name));
-

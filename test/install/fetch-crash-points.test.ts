@@ -31,12 +31,16 @@ describe('fleetd killed as a config is served', () => {
       const sha256 = installCodeHash(code);
       const m = mortal(k);
       const none = async () => '';
-      const dying = (await testInstalls(join(env.dir, 'dying'), m.wrap(env.inventory), m.wrap(env.store), () => undefined, { configs: env.t.configs, readTcp: none })).installs;
+      const dying = (
+        await testInstalls(join(env.dir, 'dying'), m.wrap(env.inventory), m.wrap(env.store), () => undefined, { configs: env.t.configs, readTcp: none })
+      ).installs;
       expect((await dying.fetch(code, NODE)).status).toBe(200);
       await dying.delivered(sha256, taken, NODE).catch(() => undefined);
 
       // The restart: no waiting config; the node (had it lost the config) asks again.
-      const restarted = (await testInstalls(join(env.dir, 'restarted'), env.inventory, env.store, () => undefined, { configs: new ConfigStore(), readTcp: none })).installs;
+      const restarted = (
+        await testInstalls(join(env.dir, 'restarted'), env.inventory, env.store, () => undefined, { configs: new ConfigStore(), readTcp: none })
+      ).installs;
       expect((await restarted.fetch(code, NODE)).status).toBe(404);
       const record = env.store.installCodeByHash(sha256);
       ends.push({ killedBefore: m.refused() ?? 'nothing', served: !!record?.servedAt, status: (await device(env)).status, journal: await journal(env) });
@@ -53,7 +57,12 @@ describe('fleetd killed as a config is served', () => {
       { killedBefore: 'journal', served: true, status: 'planned', journal: [missing] },
       { killedBefore: 'setStatus', served: true, status: 'planned', journal: [served, missing] },
       // Done: active, and an ask is the refetch row.
-      { killedBefore: 'nothing', served: true, status: 'active', journal: [served, expect.stringMatching(/^warning: the node asked again for the Talos config fleetd served it/)] },
+      {
+        killedBefore: 'nothing',
+        served: true,
+        status: 'active',
+        journal: [served, expect.stringMatching(/^warning: the node asked again for the Talos config fleetd served it/)],
+      },
     ]);
   }, 120_000);
 });

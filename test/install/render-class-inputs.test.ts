@@ -24,21 +24,32 @@ async function files(): Promise<{ dir: string; secrets: string; settings: string
 }
 
 describe('fleet render-class-inputs', () => {
-  it('writes each class\'s inputs, 0600 in a 0700 directory; only the control plane\'s hold CA keys; each renders a valid config', async () => {
+  it("writes each class's inputs, 0600 in a 0700 directory; only the control plane's hold CA keys; each renders a valid config", async () => {
     const f = await files();
     const run = await fleetCli('render-class-inputs', '--secrets', f.secrets, '--settings', f.settings, '--out', f.out);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout.trim().split('\n')).toEqual([`${f.out}/worker: worker inputs written`, `${f.out}/controlplane: controlplane inputs written`, `${f.out}/api-edge: controlplane inputs written`, `${f.out}/nixos: seed inputs written`, `${f.out}/alpine: seed inputs written`, `${f.out}/cloud: seed inputs written`]);
+    expect(run.stdout.trim().split('\n')).toEqual([
+      `${f.out}/worker: worker inputs written`,
+      `${f.out}/controlplane: controlplane inputs written`,
+      `${f.out}/api-edge: controlplane inputs written`,
+      `${f.out}/nixos: seed inputs written`,
+      `${f.out}/alpine: seed inputs written`,
+      `${f.out}/cloud: seed inputs written`,
+    ]);
     const secrets = parse(await readFile(f.secrets, 'utf8')) as { certs: Record<string, { key: string }> };
     for (const cls of ['worker', 'controlplane']) {
       expect((await stat(join(f.out, cls))).mode & 0o777).toBe(0o700);
       for (const file of ['config.yaml', 'network.yaml']) expect((await stat(join(f.out, cls, file))).mode & 0o777).toBe(0o600);
       const text = await readFile(join(f.out, cls, 'config.yaml'), 'utf8');
-      const keys = Object.values(secrets.certs).map((c) => c.key).filter((k) => text.includes(k));
+      const keys = Object.values(secrets.certs)
+        .map((c) => c.key)
+        .filter((k) => text.includes(k));
       expect(keys.length).toBe(cls === 'worker' ? 0 : 5);
       const { base, network } = await readClassInputs(f.out, cls);
-      const cfg = parse(renderTalosConfig(base, network, { hostname: 'n1', address: '10.0.1.11/24', mac: '52:54:00:12:34:56', installDisk: '/dev/sda' })) as Record<string, unknown>;
+      const cfg = parse(
+        renderTalosConfig(base, network, { hostname: 'n1', address: '10.0.1.11/24', mac: '52:54:00:12:34:56', installDisk: '/dev/sda' }),
+      ) as Record<string, unknown>;
       validateTalosConfig(cfg);
       expect(cfg).toMatchObject({ machine: { type: cls }, cluster: { clusterName: 'folly', controlPlane: { endpoint: 'https://10.0.1.10:6443' } } });
     }

@@ -28,11 +28,16 @@ async function issue(e: Env): Promise<string> {
 }
 
 /** What cloud-init (Debian's, its own Python) reads from a NoCloud seed directory. */
-function cloudInitReads(dir: string): { meta: Record<string, string>; interfaces: Array<{ mac: string; subnets: Array<Record<string, unknown>> }>; nameservers: string[]; userData: string } {
+function cloudInitReads(dir: string): {
+  meta: Record<string, string>;
+  interfaces: Array<{ mac: string; subnets: Array<Record<string, unknown>> }>;
+  nameservers: string[];
+  userData: string;
+} {
   return JSON.parse(execFileSync('/usr/bin/python3', [new URL('./cloud-init-read.py', import.meta.url).pathname, dir], { encoding: 'utf8' })) as never;
 }
 
-describe('what each disk-image payload\'s seed holds', () => {
+describe("what each disk-image payload's seed holds", () => {
   it.each(['nixos', 'alpine'])('%s: one seed document, valid against the published schema', async (cls) => {
     env = await start({ className: cls });
     const got = await fetch(env, await issue(env), 'seed');
@@ -42,7 +47,17 @@ describe('what each disk-image payload\'s seed holds', () => {
     const published = JSON.parse(await readFile(new URL('../../images/first-boot/fleet-seed.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
     expect(published).toEqual({ $schema: 'https://json-schema.org/draft/2020-12/schema', ...JSON.parse(JSON.stringify(SeedDocument)) });
     const data = (SETTINGS.classes[cls] as { data?: Record<string, unknown> }).data ?? {};
-    expect(doc).toEqual({ version: 1, hostname: 'node-1', address: '10.0.1.11/24', mac: MAC, gateway: '10.0.1.1', nameservers: ['10.0.1.1'], nodeUuid: UUID, run: RUN.run, class: { name: cls, data } });
+    expect(doc).toEqual({
+      version: 1,
+      hostname: 'node-1',
+      address: '10.0.1.11/24',
+      mac: MAC,
+      gateway: '10.0.1.1',
+      nameservers: ['10.0.1.1'],
+      nodeUuid: UUID,
+      run: RUN.run,
+      class: { name: cls, data },
+    });
   });
 
   it('cloud-init-nocloud: meta-data, network-config and user-data in a tar, as cloud-init itself reads them', async () => {
@@ -54,13 +69,25 @@ describe('what each disk-image payload\'s seed holds', () => {
     await mkdir(dir);
     await writeFile(join(dir, 'seed.tar'), got.bytes);
     // As image-to-disk extracts it.
-    expect(execFileSync('tar', ['-t', '-v', '-f', join(dir, 'seed.tar')], { encoding: 'utf8' })).toMatch(/^-rw------- root\/root .* meta-data\n-rw------- root\/root .* network-config\n-rw------- root\/root .* user-data\n$/);
+    expect(execFileSync('tar', ['-t', '-v', '-f', join(dir, 'seed.tar')], { encoding: 'utf8' })).toMatch(
+      /^-rw------- root\/root .* meta-data\n-rw------- root\/root .* network-config\n-rw------- root\/root .* user-data\n$/,
+    );
     execFileSync('tar', ['-x', '-f', join(dir, 'seed.tar'), '-C', dir, '--no-same-owner']);
     await rm(join(dir, 'seed.tar'));
     const read = cloudInitReads(dir);
     expect(read.meta).toEqual({ 'instance-id': `node-1-${RUN.run}`, 'local-hostname': 'node-1' });
     expect(read.interfaces).toEqual([
-      expect.objectContaining({ mac: MAC, subnets: [expect.objectContaining({ type: 'static', address: '10.0.1.11', prefix: 24, routes: [expect.objectContaining({ gateway: '10.0.1.1', network: '0.0.0.0', prefix: 0 })] })] }),
+      expect.objectContaining({
+        mac: MAC,
+        subnets: [
+          expect.objectContaining({
+            type: 'static',
+            address: '10.0.1.11',
+            prefix: 24,
+            routes: [expect.objectContaining({ gateway: '10.0.1.1', network: '0.0.0.0', prefix: 0 })],
+          }),
+        ],
+      }),
     ]);
     expect(read.nameservers).toEqual(['10.0.1.1']);
     expect(read.userData).toBe((SETTINGS.classes.cloud as { userData: string }).userData);
@@ -76,7 +103,7 @@ describe('what each disk-image payload\'s seed holds', () => {
   });
 });
 
-describe.each(['nixos', 'cloud'])('the seed endpoint (%s): the config endpoint\'s rules', (cls) => {
+describe.each(['nixos', 'cloud'])("the seed endpoint (%s): the config endpoint's rules", (cls) => {
   it('served once, counted only when acknowledged; then 404 and journaled, and the device is active', async () => {
     env = await start({ className: cls });
     const code = await issue(env);
@@ -105,7 +132,7 @@ describe.each(['nixos', 'cloud'])('the seed endpoint (%s): the config endpoint\'
     expect(await metric(env, 'fleet_install_config_missing_total')).toEqual(['fleet_install_config_missing_total{node="node-1"} 2']);
   });
 
-  it('a seed\'s code unlocks nothing under /v1/config, and a HEAD spends nothing', async () => {
+  it("a seed's code unlocks nothing under /v1/config, and a HEAD spends nothing", async () => {
     env = await start({ className: cls });
     const code = await issue(env);
     expect((await fetch(env, code, 'config')).status).toBe(404);
@@ -114,16 +141,19 @@ describe.each(['nixos', 'cloud'])('the seed endpoint (%s): the config endpoint\'
     expect(head).toBe('404');
     expect((await fetch(env, code, 'seed')).status).toBe(200);
   });
-
 });
 
 describe('an unacknowledged seed', () => {
-  it('a fetch the peer does not take whole leaves the seed for the next fetch (a nocloud seed, 4 KiB, past the peer\'s 1 KiB window)', async () => {
+  it("a fetch the peer does not take whole leaves the seed for the next fetch (a nocloud seed, 4 KiB, past the peer's 1 KiB window)", async () => {
     env = await start({ className: 'cloud', ackDeadlineMs: 1000 });
     const code = await issue(env);
-    expect((await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/seed/${code}`, 'stall', '3'])).trim()).toBe('answered');
+    expect(
+      (await run('python3', [new URL('./stalling-client.py', import.meta.url).pathname, String(env.port), env.ca, `/v1/seed/${code}`, 'stall', '3'])).trim(),
+    ).toBe('answered');
     await new Promise((res) => setTimeout(res, 1500));
-    expect(await journal(env)).toEqual(['warning: fleetd sent the seed to 127.0.0.1, but the peer did not acknowledge all of it; the seed stays for one more fetch, from 127.0.0.1']);
+    expect(await journal(env)).toEqual([
+      'warning: fleetd sent the seed to 127.0.0.1, but the peer did not acknowledge all of it; the seed stays for one more fetch, from 127.0.0.1',
+    ]);
     expect((await device(env)).status).toBe('planned');
     expect((await fetch(env, code, 'seed')).status).toBe(200);
     await settle();
@@ -135,8 +165,11 @@ describe('an unacknowledged seed', () => {
 function firstBoot(e: Env, esp: string, args: string[] = []): Promise<{ code: number; stderr: string }> {
   const script = new URL('../../images/first-boot/fleet-seed-fetch.sh', import.meta.url).pathname;
   return new Promise((resolve) => {
-    execFile('dash', [script, '--esp', esp, '--ca', e.ca, '--out', join(e.dir, 'seed.json'), '--uuid-file', join(e.dir, 'product_uuid'), '--delay', '1', ...args], { timeout: 30_000 }, (err, _out, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
+    execFile(
+      'dash',
+      [script, '--esp', esp, '--ca', e.ca, '--out', join(e.dir, 'seed.json'), '--uuid-file', join(e.dir, 'product_uuid'), '--delay', '1', ...args],
+      { timeout: 30_000 },
+      (err, _out, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stderr }),
     );
   });
 }
@@ -145,19 +178,24 @@ function firstBoot(e: Env, esp: string, args: string[] = []): Promise<{ code: nu
 async function installedEsp(e: Env, code: string, uuid = UUID): Promise<string> {
   const esp = join(e.dir, `esp-${Math.random().toString(36).slice(2)}`);
   await mkdir(esp);
-  await writeFile(join(esp, 'fleet-seed.json'), `${JSON.stringify({ seedUrl: `${e.url}/v1/seed`, node: 'node-1', nodeUuid: UUID, installCode: code })}\n`, { mode: 0o600 });
+  await writeFile(join(esp, 'fleet-seed.json'), `${JSON.stringify({ seedUrl: `${e.url}/v1/seed`, node: 'node-1', nodeUuid: UUID, installCode: code })}\n`, {
+    mode: 0o600,
+  });
   await writeFile(join(e.dir, 'product_uuid'), `${uuid.toUpperCase()}\n`);
   return esp;
 }
 
-describe('the first boot\'s reference fetch, against fleetd', () => {
-  it('fetches the seed once over fleetd\'s TLS, checks it is this node\'s, writes it 0600, and removes the code; the device turns active', async () => {
+describe("the first boot's reference fetch, against fleetd", () => {
+  it("fetches the seed once over fleetd's TLS, checks it is this node's, writes it 0600, and removes the code; the device turns active", async () => {
     env = await start({ className: 'nixos' });
     const code = await issue(env);
     const esp = await installedEsp(env, code);
     const r = await firstBoot(env, esp);
     expect(r).toEqual({ code: 0, stderr: 'fleet-seed: seed written to ' + join(env.dir, 'seed.json') + ' for node-1\n' });
-    expect(checkValue(SeedDocument, JSON.parse(await readFile(join(env.dir, 'seed.json'), 'utf8')), 'verifier-answer-invalid', 'the seed')).toMatchObject({ hostname: 'node-1', nodeUuid: UUID });
+    expect(checkValue(SeedDocument, JSON.parse(await readFile(join(env.dir, 'seed.json'), 'utf8')), 'verifier-answer-invalid', 'the seed')).toMatchObject({
+      hostname: 'node-1',
+      nodeUuid: UUID,
+    });
     expect((await stat(join(env.dir, 'seed.json'))).mode & 0o777).toBe(0o600);
     await expect(stat(join(esp, 'fleet-seed.json'))).rejects.toThrow();
     expect(r.stderr).not.toContain(code);
@@ -165,7 +203,10 @@ describe('the first boot\'s reference fetch, against fleetd', () => {
     expect((await device(env)).status).toBe('active');
     // The same code again (a copy of the ESP): final, with the runbook's fix.
     const again = await firstBoot(env, await installedEsp(env, code));
-    expect(again).toEqual({ code: 1, stderr: 'fleet-seed: fleetd holds no seed for this node\'s code (spent or expired): set desired_action to provision for a new run\n' });
+    expect(again).toEqual({
+      code: 1,
+      stderr: "fleet-seed: fleetd holds no seed for this node's code (spent or expired): set desired_action to provision for a new run\n",
+    });
   });
 
   it('tries again while fleetd answers 503, and takes the seed once it can', async () => {
@@ -185,7 +226,9 @@ describe('the first boot\'s reference fetch, against fleetd', () => {
     const code = await issue(env);
     const r = await firstBoot(env, await installedEsp(env, code, '00000000-1111-2222-3333-444444444444'));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^fleet-seed: .*/fleet-seed\\.json is for machine ${UUID}, not this one \\(00000000-1111-2222-3333-444444444444\\); fetching nothing\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^fleet-seed: .*/fleet-seed\\.json is for machine ${UUID}, not this one \\(00000000-1111-2222-3333-444444444444\\); fetching nothing\\n$`),
+    );
     expect((await fetch(env, code, 'seed')).status).toBe(200);
   });
 });

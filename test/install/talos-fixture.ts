@@ -33,7 +33,27 @@ const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 export async function talosSecrets(dir: string): Promise<TalosSecrets> {
   await mkdir(dir, { recursive: true });
   const ca = async (name: string) => {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '1', '-subj', `/O=${name}`], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        join(dir, `${name}.key`),
+        '-out',
+        join(dir, `${name}.crt`),
+        '-days',
+        '1',
+        '-subj',
+        `/O=${name}`,
+      ],
+      { stdio: 'ignore' },
+    );
     return { crt: b64(await readFile(join(dir, `${name}.crt`))), key: b64(await readFile(join(dir, `${name}.key`))) };
   };
   const [etcd, k8s, k8saggregator, os, sa] = await Promise.all(['etcd', 'kubernetes', 'aggregator', 'talos', 'service-account'].map(ca));
@@ -64,7 +84,13 @@ export interface TestInstalls {
 }
 
 /** Installs as fleet serve makes them, with class inputs rendered into `dir`. */
-export async function testInstalls(dir: string, inventory: Inventory, store: LocalStore, audit: Audit, opts: Partial<InstallsOptions> = {}): Promise<TestInstalls> {
+export async function testInstalls(
+  dir: string,
+  inventory: Inventory,
+  store: LocalStore,
+  audit: Audit,
+  opts: Partial<InstallsOptions> = {},
+): Promise<TestInstalls> {
   const { dir: classInputsDir, secrets } = await classInputs(dir);
   const metrics = opts.metrics ?? new Metrics();
   const configs = opts.configs ?? new ConfigStore();

@@ -26,7 +26,29 @@ afterEach(async () => {
 function makePair(dir: string, cn: string, days: number): { cert: string; key: string } {
   const cert = join(dir, `${cn}.crt`);
   const key = join(dir, `${cn}.key`);
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', key, '-out', cert, '-days', String(days), '-subj', `/CN=${cn}`, '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      String(days),
+      '-subj',
+      `/CN=${cn}`,
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -70,7 +92,13 @@ describe('the enrollment certificate', () => {
     const app = buildServer({ service, metrics, tls });
     const port = Number(new URL(await listen(app, { host: '127.0.0.1', port: 0 }, true)).port);
     const errors: string[] = [];
-    const unwatch = watchTls(app.server as unknown as TlsServer, files, (notAfter) => metrics.setCertificate(notAfter), (m) => errors.push(m), 20);
+    const unwatch = watchTls(
+      app.server as unknown as TlsServer,
+      files,
+      (notAfter) => metrics.setCertificate(notAfter),
+      (m) => errors.push(m),
+      20,
+    );
     cleanup = async () => {
       unwatch();
       await app.close();

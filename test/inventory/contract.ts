@@ -25,9 +25,27 @@ const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 
 export const NODES: DeclaredNode[] = [
-  { hostname: 'node-1', serial: 'SN1', className: 'worker', switchPort: 'Port 5', address: '10.0.1.11/24', disk: '/dev/nvme0n1', diskSerial: 'S4EV1', binding: { rsa2048: A, eccp256: B } },
+  {
+    hostname: 'node-1',
+    serial: 'SN1',
+    className: 'worker',
+    switchPort: 'Port 5',
+    address: '10.0.1.11/24',
+    disk: '/dev/nvme0n1',
+    diskSerial: 'S4EV1',
+    binding: { rsa2048: A, eccp256: B },
+  },
   { hostname: 'cp-1', serial: 'SN2', className: 'controlplane', switchPort: 'Port 6', address: '10.0.1.12/24', disk: '/dev/sda', diskSerial: 'S4EV2' },
-  { hostname: 'edge-1', serial: 'SN3', className: 'api-edge', switchPort: 'Port 7', address: '10.0.1.13/24', bmcType: 'amt', disk: '/dev/sda', diskSerial: 'S4EV3' },
+  {
+    hostname: 'edge-1',
+    serial: 'SN3',
+    className: 'api-edge',
+    switchPort: 'Port 7',
+    address: '10.0.1.13/24',
+    bmcType: 'amt',
+    disk: '/dev/sda',
+    diskSerial: 'S4EV3',
+  },
 ];
 
 /**
@@ -54,8 +72,16 @@ export function inventoryContract(backend: string, make: () => Promise<Inventory
     it('reads a declared device by serial and by name, every field the same', async () => {
       const d = await get('SN1');
       expect(d).toMatchObject({
-        hostname: 'node-1', serial: 'SN1', status: 'planned', className: 'worker', controlPlane: false, address: '10.0.1.11/24',
-        switchPort: 'Port 5', installDisk: '/dev/nvme0n1', installDiskSerial: 'S4EV1', binding: { rsa2048: A, eccp256: B },
+        hostname: 'node-1',
+        serial: 'SN1',
+        status: 'planned',
+        className: 'worker',
+        controlPlane: false,
+        address: '10.0.1.11/24',
+        switchPort: 'Port 5',
+        installDisk: '/dev/nvme0n1',
+        installDiskSerial: 'S4EV1',
+        binding: { rsa2048: A, eccp256: B },
       });
       expect(d.desiredAction).toBeUndefined();
       expect(d.mac).toBeUndefined();
@@ -74,7 +100,7 @@ export function inventoryContract(backend: string, make: () => Promise<Inventory
       expect(cp.binding).toEqual({});
     });
 
-    it('a control plane is known by its class\'s definition (control_plane: true), whatever the class is named', async () => {
+    it("a control plane is known by its class's definition (control_plane: true), whatever the class is named", async () => {
       expect(await get('SN3')).toMatchObject({ className: 'api-edge', controlPlane: true });
       expect((await get('SN1')).controlPlane).toBe(false);
     });
@@ -85,7 +111,14 @@ export function inventoryContract(backend: string, make: () => Promise<Inventory
     });
 
     it('attested facts and the MAC read back', async () => {
-      const facts = { at: '2026-11-30T06:00:00.000Z', mac: '52:54:00:12:34:56', bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f', eks: { rsa2048: A, eccp256: B }, secureBoot: true, switchPort: 'Port 5' };
+      const facts = {
+        at: '2026-11-30T06:00:00.000Z',
+        mac: '52:54:00:12:34:56',
+        bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
+        eks: { rsa2048: A, eccp256: B },
+        secureBoot: true,
+        switchPort: 'Port 5',
+      };
       await inv.recordAttested(await get('SN1'), facts);
       const d = await get('SN1');
       expect(d.mac).toBe('52:54:00:12:34:56');

@@ -45,10 +45,13 @@ describe('the NetBox inventory beyond the contract', () => {
     await f.declare(NODES);
     expect(await f.inventory.deviceBySerial('sn1')).toBeNull();
     f.fake.addDevice({ name: 'twin', serial: 'SN1', status: 'planned' });
-    await expect(f.inventory.deviceBySerial('SN1')).rejects.toMatchObject({ code: 'inventory-ambiguous', message: /2 devices with the serial SN1 \(node-1, twin\)/ });
+    await expect(f.inventory.deviceBySerial('SN1')).rejects.toMatchObject({
+      code: 'inventory-ambiguous',
+      message: /2 devices with the serial SN1 \(node-1, twin\)/,
+    });
   });
 
-  it('records the attested MAC as the boot interface\'s primary MAC object', async () => {
+  it("records the attested MAC as the boot interface's primary MAC object", async () => {
     f = await netboxFixture();
     await f.declare(NODES);
     const d = (await f.inventory.deviceBySerial('SN1'))!;
@@ -77,9 +80,16 @@ describe('the NetBox inventory beyond the contract', () => {
     await f.declare(NODES);
     const { NetBoxClient } = await import('../../verifier/netbox/client.js');
     const { NetBoxInventory } = await import('../../verifier/inventory/netbox/netbox-inventory.js');
-    const odd = { count: 1, next: null, previous: null, results: [{ id: 99, url: 'u', display: '?', mac_address: null, assigned_object_type: null, assigned_object_id: null, assigned_object: null }] };
+    const odd = {
+      count: 1,
+      next: null,
+      previous: null,
+      results: [{ id: 99, url: 'u', display: '?', mac_address: null, assigned_object_type: null, assigned_object_id: null, assigned_object: null }],
+    };
     const fetchImpl: typeof fetch = async (input, init) =>
-      String(input).includes('/dcim/mac-addresses/?') ? new Response(JSON.stringify(odd), { status: 200, headers: { 'content-type': 'application/json' } }) : fetch(input, init);
+      String(input).includes('/dcim/mac-addresses/?')
+        ? new Response(JSON.stringify(odd), { status: 200, headers: { 'content-type': 'application/json' } })
+        : fetch(input, init);
     const inv = new NetBoxInventory(new NetBoxClient({ url: f.fake.url, token: f.fake.token, fetchImpl }), { bindingAuthor: TERRAFORM });
     const d = (await inv.deviceBySerial('SN1'))!;
     await inv.recordAttested(d, { at: 't', mac: '52:54:00:12:34:56', bootId: 'b', eks: {}, secureBoot: null, switchPort: null });

@@ -18,7 +18,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('fleet serve\'s inventory options', () => {
+describe("fleet serve's inventory options", () => {
   it('opens the embedded inventory from --nodes, and NetBox from --netbox-url with a token file', async () => {
     dir = await mkdtemp(join(tmpdir(), 'open-'));
     const db = openDatabase(join(dir, 'state'));
@@ -26,7 +26,9 @@ describe('fleet serve\'s inventory options', () => {
     expect(await openInventory({ nodes: join(dir, 'nodes.yaml') }, db)).toBeInstanceOf(EmbeddedInventory);
     fake = await FakeNetBox.start();
     await writeFile(join(dir, 'token'), `${fake.tokenV2}\n`);
-    expect(await openInventory({ 'netbox-url': fake.url, 'netbox-token-file': join(dir, 'token'), 'binding-author': 'terraform' }, db)).toBeInstanceOf(NetBoxInventory);
+    expect(await openInventory({ 'netbox-url': fake.url, 'netbox-token-file': join(dir, 'token'), 'binding-author': 'terraform' }, db)).toBeInstanceOf(
+      NetBoxInventory,
+    );
     db.close();
   });
 

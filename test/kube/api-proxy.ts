@@ -35,12 +35,21 @@ function classify(method: string, url: URL): Omit<ProxiedRequest, 'status'> {
   const [plural, name, sub] = at >= 0 ? seg.slice(at + 2) : [];
   const resource = `${plural ?? url.pathname}${sub ? `/${sub}` : ''}`;
   const verb =
-    method === 'GET' ? (name ? 'get' : url.searchParams.get('watch') === 'true' ? 'watch' : 'list')
-    : method === 'POST' ? 'create'
-    : method === 'PUT' ? 'update'
-    : method === 'PATCH' ? 'patch'
-    : method === 'DELETE' ? 'delete'
-    : 'other';
+    method === 'GET'
+      ? name
+        ? 'get'
+        : url.searchParams.get('watch') === 'true'
+          ? 'watch'
+          : 'list'
+      : method === 'POST'
+        ? 'create'
+        : method === 'PUT'
+          ? 'update'
+          : method === 'PATCH'
+            ? 'patch'
+            : method === 'DELETE'
+              ? 'delete'
+              : 'other';
   return { verb, resource, ...(name ? { name } : {}) };
 }
 
@@ -82,7 +91,13 @@ export class ApiProxy {
 
   /** The next `n` matching requests are answered `status` (500 unless given), not passed on. */
   failNext(n: number, o: { status?: number; verb?: string; resource?: string } = {}): void {
-    this.faults.push({ kind: 'fail', remaining: n, status: o.status ?? 500, ...(o.verb ? { verb: o.verb } : {}), ...(o.resource ? { resource: o.resource } : {}) });
+    this.faults.push({
+      kind: 'fail',
+      remaining: n,
+      status: o.status ?? 500,
+      ...(o.verb ? { verb: o.verb } : {}),
+      ...(o.resource ? { resource: o.resource } : {}),
+    });
   }
 
   /** The next `n` writes (updates and patches, of `resource` if given) are answered 409, as if another writer had won. */
@@ -92,7 +107,11 @@ export class ApiProxy {
 
   private takeFault(r: Omit<ProxiedRequest, 'status'>): Fault | undefined {
     const f = this.faults.find(
-      (x) => x.remaining > 0 && (x.verb === undefined || x.verb === r.verb) && (x.resource === undefined || x.resource === r.resource) && (x.kind !== 'conflict' || r.verb === 'update' || r.verb === 'patch'),
+      (x) =>
+        x.remaining > 0 &&
+        (x.verb === undefined || x.verb === r.verb) &&
+        (x.resource === undefined || x.resource === r.resource) &&
+        (x.kind !== 'conflict' || r.verb === 'update' || r.verb === 'patch'),
     );
     if (f) f.remaining--;
     return f;
@@ -105,12 +124,15 @@ export class ApiProxy {
     for await (const c of req) chunks.push(c as Buffer);
     const fault = this.takeFault(what);
     if (fault) {
-      const message = fault.kind === 'conflict'
-        ? `Operation cannot be fulfilled on ${what.resource} "${what.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`
-        : `api-proxy: injected failure (${fault.status})`;
+      const message =
+        fault.kind === 'conflict'
+          ? `Operation cannot be fulfilled on ${what.resource} "${what.name ?? ''}": the object has been modified; please apply your changes to the latest version and try again`
+          : `api-proxy: injected failure (${fault.status})`;
       this.requests.push({ ...what, status: fault.status, fault: fault.kind });
       res.writeHead(fault.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: REASONS[fault.status] ?? '', code: fault.status }));
+      res.end(
+        JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: REASONS[fault.status] ?? '', code: fault.status }),
+      );
       return;
     }
     const headers = { ...req.headers };

@@ -27,8 +27,19 @@ const classes: NodeClass[] = [
   { name: 'cloud', payload: 'cloud-init-nocloud', imageUrl: 'https://images.lab/debian.raw.zst', imageSha256: 'e'.repeat(64), controlPlane: false },
 ];
 const device = (hostname: string): Device => ({
-  id: hostname, hostname, serial: `SN-${hostname}`, status: 'planned', controlPlane: false, className: 'worker', address: '10.0.1.11/24', switchPort: 'Port 5',
-  bmcType: 'amt', installDisk: '/dev/nvme0n1', installDiskSerial: 'S4EV', binding: {}, mac: '52:54:00:12:34:56',
+  id: hostname,
+  hostname,
+  serial: `SN-${hostname}`,
+  status: 'planned',
+  controlPlane: false,
+  className: 'worker',
+  address: '10.0.1.11/24',
+  switchPort: 'Port 5',
+  bmcType: 'amt',
+  installDisk: '/dev/nvme0n1',
+  installDiskSerial: 'S4EV',
+  binding: {},
+  mac: '52:54:00:12:34:56',
 });
 
 function client(ns: string): KubeClient {
@@ -45,7 +56,7 @@ async function roundTrip(kube: KubeClient, kind: Kind, object: KubeObject): Prom
 }
 
 describe('the real CRD server takes what fleet writes', () => {
-  it('Hardware, Machine, every run\'s Workflow (each payload, a retirement) and the power-cycle Job, strictly validated', async () => {
+  it("Hardware, Machine, every run's Workflow (each payload, a retirement) and the power-cycle Job, strictly validated", async () => {
     const ns = 'objects';
     const kube = client(ns);
     const d = device('node-1');
@@ -71,7 +82,7 @@ describe('the real CRD server takes what fleet writes', () => {
     expect((await client('templates').list('Template')).map((t) => t.metadata.name).sort()).toEqual(['provision', 'provision-image']);
   });
 
-  it('refuses, itself, a field the CRD does not have and a value of the wrong type: the write fails with the server\'s reason', async () => {
+  it("refuses, itself, a field the CRD does not have and a value of the wrong type: the write fails with the server's reason", async () => {
     const kube = client('refused');
     const typo = desiredHardware(device('node-2'), 'refused', false);
     (typo.spec!.interfaces as Array<Record<string, unknown>>)[0]!.netbot = { allowPXE: true };

@@ -59,8 +59,22 @@ export class CrdServer {
     const d = new Daemons('crd');
     const [client, peer, secure] = [await freePort(), await freePort(), await freePort()];
     const etcdUrl = `http://127.0.0.1:${client}`;
-    d.spawn('etcd', ['--data-dir', join(d.dir, 'etcd'), '--listen-client-urls', etcdUrl, '--advertise-client-urls', etcdUrl, '--listen-peer-urls', `http://127.0.0.1:${peer}`,
-      '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`, '--initial-cluster', `default=http://127.0.0.1:${peer}`, '--log-level', 'error']);
+    d.spawn('etcd', [
+      '--data-dir',
+      join(d.dir, 'etcd'),
+      '--listen-client-urls',
+      etcdUrl,
+      '--advertise-client-urls',
+      etcdUrl,
+      '--listen-peer-urls',
+      `http://127.0.0.1:${peer}`,
+      '--initial-advertise-peer-urls',
+      `http://127.0.0.1:${peer}`,
+      '--initial-cluster',
+      `default=http://127.0.0.1:${peer}`,
+      '--log-level',
+      'error',
+    ]);
     d.spawn(bin, ['--etcd-servers', etcdUrl, '--secure-port', String(secure), '--bind-address', '127.0.0.1', '--cert-dir', join(d.dir, 'certs')]);
     const url = `https://127.0.0.1:${secure}`;
     const ca = () => readFileSync(join(d.dir, 'certs', 'apiserver.crt'));
@@ -77,7 +91,12 @@ export class CrdServer {
 
   /** Every real CRD and the Lease stand-in, each waited for until Established. */
   private async applyCrds(): Promise<void> {
-    const files = [...readdirSync(CRDS).filter((f) => f.endsWith('.yaml')).map((f) => join(CRDS, f)), join(TOOL, 'lease-crd.yaml')];
+    const files = [
+      ...readdirSync(CRDS)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => join(CRDS, f)),
+      join(TOOL, 'lease-crd.yaml'),
+    ];
     const names: string[] = [];
     for (const f of files) {
       const crd = parse(readFileSync(f, 'utf8')) as { metadata: { name: string } };
@@ -139,20 +158,31 @@ export class CrdServer {
 function call(base: string, ca: Buffer, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = request(`${base}${path}`, { method, ca, headers: { accept: 'application/json', ...(data ? { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json', 'content-length': data.length } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: Json = {};
-        try {
-          json = text ? (JSON.parse(text) as Json) : {};
-        } catch {
-          json = { text };
-        }
-        resolve({ status: res.statusCode ?? 0, body: json });
-      });
-    });
+    const req = request(
+      `${base}${path}`,
+      {
+        method,
+        ca,
+        headers: {
+          accept: 'application/json',
+          ...(data ? { 'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json', 'content-length': data.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: Json = {};
+          try {
+            json = text ? (JSON.parse(text) as Json) : {};
+          } catch {
+            json = { text };
+          }
+          resolve({ status: res.statusCode ?? 0, body: json });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });

@@ -59,7 +59,8 @@ function workflow(name: string, extra: JsonObject = {}): JsonObject {
   };
 }
 
-const createWorkflow = (body: JsonObject, namespace = NS) => api.createNamespacedCustomObject({ ...TINK, namespace, plural: 'workflows', body }) as Promise<JsonObject>;
+const createWorkflow = (body: JsonObject, namespace = NS) =>
+  api.createNamespacedCustomObject({ ...TINK, namespace, plural: 'workflows', body }) as Promise<JsonObject>;
 const getWorkflow = (name: string) => api.getNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name }) as Promise<JsonObject>;
 const meta = (o: JsonObject) => o.metadata as JsonObject;
 
@@ -149,7 +150,9 @@ describe('create', () => {
 
     const noKind = workflow('wf-nokind');
     delete noKind.kind;
-    expect((await failure(createWorkflow(noKind))).status.message).toMatch(/^the object provided is unrecognized \(must be of type Workflow\): Object 'Kind' is missing/);
+    expect((await failure(createWorkflow(noKind))).status.message).toMatch(
+      /^the object provided is unrecognized \(must be of type Workflow\): Object 'Kind' is missing/,
+    );
 
     const wrongVersion = await failure(createWorkflow({ ...workflow('wf-version'), apiVersion: 'tinkerbell.org/v1' }));
     expect([wrongVersion.code, wrongVersion.status.message]).toEqual([
@@ -159,7 +162,9 @@ describe('create', () => {
 
     const badName = await failure(createWorkflow(workflow('Node_1')));
     expect(badName.code).toBe(422);
-    expect(badName.status.message).toMatch(/^Workflow\.tinkerbell\.org "Node_1" is invalid: metadata\.name: Invalid value: "Node_1": a lowercase RFC 1123 subdomain/);
+    expect(badName.status.message).toMatch(
+      /^Workflow\.tinkerbell\.org "Node_1" is invalid: metadata\.name: Invalid value: "Node_1": a lowercase RFC 1123 subdomain/,
+    );
     expect(((badName.status.details as JsonObject).causes as JsonObject[])[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'metadata.name' });
 
     // A MAC is not a label value: the real server refuses it.
@@ -215,7 +220,9 @@ describe('get and list', () => {
     const list = await listHardware();
     expect(list.apiVersion).toBe('tinkerbell.org/v1alpha1');
     expect(list.kind).toBe('HardwareList');
-    expect(Number((list.metadata as JsonObject).resourceVersion)).toBeGreaterThanOrEqual(Number(meta((list.items as JsonObject[])[4] as JsonObject).resourceVersion));
+    expect(Number((list.metadata as JsonObject).resourceVersion)).toBeGreaterThanOrEqual(
+      Number(meta((list.items as JsonObject[])[4] as JsonObject).resourceVersion),
+    );
     expect(names(list)).toEqual(['hw-a', 'hw-b', 'hw-c', 'hw-d', 'hw-e']);
     expect((list.items as JsonObject[])[0]).toMatchObject({ apiVersion: 'tinkerbell.org/v1alpha1', kind: 'Hardware' });
   });
@@ -303,7 +310,9 @@ describe('replace (PUT)', () => {
   it('without a resourceVersion a custom resource is not updated: 422 (AllowUnconditionalUpdate is false for CRs)', async () => {
     const created = await createWorkflow(workflow('wf-unconditional'));
     delete meta(created).resourceVersion;
-    const { code, status } = await failure(api.replaceNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-unconditional', body: created }));
+    const { code, status } = await failure(
+      api.replaceNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-unconditional', body: created }),
+    );
     expect(code).toBe(422);
     expect(status.message).toBe(
       'workflows.tinkerbell.org "wf-unconditional" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
@@ -477,7 +486,13 @@ describe('the status subresource', () => {
 describe('delete', () => {
   it('answers a Status naming what was deleted; then 404', async () => {
     const created = await createWorkflow(workflow('wf-delete'));
-    const answer = (await api.deleteNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-delete', propagationPolicy: 'Background' })) as JsonObject;
+    const answer = (await api.deleteNamespacedCustomObject({
+      ...TINK,
+      namespace: NS,
+      plural: 'workflows',
+      name: 'wf-delete',
+      propagationPolicy: 'Background',
+    })) as JsonObject;
     expect(answer).toEqual({
       kind: 'Status',
       apiVersion: 'v1',
@@ -511,12 +526,20 @@ describe('delete', () => {
 
   it('Foreground answers the object with the GC finalizer; a bad propagationPolicy is 422; preconditions are checked', async () => {
     await createWorkflow(workflow('wf-fg'));
-    const answer = (await api.deleteNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-fg', propagationPolicy: 'Foreground' })) as JsonObject;
+    const answer = (await api.deleteNamespacedCustomObject({
+      ...TINK,
+      namespace: NS,
+      plural: 'workflows',
+      name: 'wf-fg',
+      propagationPolicy: 'Foreground',
+    })) as JsonObject;
     expect(meta(answer).finalizers).toEqual(['foregroundDeletion']);
     expect((await failure(getWorkflow('wf-fg'))).code).toBe(404);
 
     const created = await createWorkflow(workflow('wf-policy'));
-    const bad = await failure(api.deleteNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-policy', propagationPolicy: 'Eventually' }));
+    const bad = await failure(
+      api.deleteNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-policy', propagationPolicy: 'Eventually' }),
+    );
     expect([bad.code, bad.status.message]).toEqual([
       422,
       'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "Eventually": supported values: "Foreground", "Background", "Orphan", "nil"',
@@ -544,7 +567,12 @@ describe('delete', () => {
         },
       });
     }
-    const deleted = (await api.deleteCollectionNamespacedCustomObject({ ...BMC, namespace: NS, plural: 'jobs', labelSelector: 'fleet.example/power-cycle=yes' })) as JsonObject;
+    const deleted = (await api.deleteCollectionNamespacedCustomObject({
+      ...BMC,
+      namespace: NS,
+      plural: 'jobs',
+      labelSelector: 'fleet.example/power-cycle=yes',
+    })) as JsonObject;
     expect(deleted.kind).toBe('JobList');
     expect((deleted.items as JsonObject[]).map((i) => meta(i).name)).toEqual(['job-a', 'job-b']);
     expect(fake.objects('bmc.tinkerbell.org', 'jobs', NS).map((o) => meta(o).name)).toEqual(['job-keep']);
@@ -580,14 +608,21 @@ describe('leases (coordination.k8s.io/v1)', () => {
 
     let caught: unknown;
     try {
-      await leases.replaceNamespacedLease({ name: 'fleetd-leader', namespace: NS, body: { ...created, spec: { ...created.spec, holderIdentity: 'fleetd-b' } } });
+      await leases.replaceNamespacedLease({
+        name: 'fleetd-leader',
+        namespace: NS,
+        body: { ...created, spec: { ...created.spec, holderIdentity: 'fleetd-b' } },
+      });
     } catch (err) {
       caught = err;
     }
     expect(caught).toBeInstanceOf(ApiException);
     const e = caught as ApiException<unknown>;
     expect(e.code).toBe(409);
-    expect(JSON.parse(e.body as string)).toMatchObject({ reason: 'Conflict', details: { name: 'fleetd-leader', group: 'coordination.k8s.io', kind: 'leases' } });
+    expect(JSON.parse(e.body as string)).toMatchObject({
+      reason: 'Conflict',
+      details: { name: 'fleetd-leader', group: 'coordination.k8s.io', kind: 'leases' },
+    });
     expect((await leases.readNamespacedLease({ name: 'fleetd-leader', namespace: NS })).spec?.holderIdentity).toBe('fleetd-a');
   });
 

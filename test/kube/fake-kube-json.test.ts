@@ -15,7 +15,11 @@ describe('JSON merge patch (RFC 7386 Appendix A)', () => {
     [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
     [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
     [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-    [['a', 'b'], ['c', 'd'], ['c', 'd']],
+    [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['c', 'd'],
+    ],
     [{ a: 'b' }, ['c'], ['c']],
     [{ a: 'foo' }, null, null],
     [{ a: 'foo' }, 'bar', 'bar'],
@@ -49,7 +53,12 @@ describe('JSON patch (RFC 6902 Appendix A)', () => {
       [{ op: 'move', from: '/foo/waldo', path: '/qux/thud' }],
       { foo: { bar: 'baz' }, qux: { corge: 'grault', thud: 'fred' } },
     ],
-    ['A.7 move an array element', { foo: ['all', 'grass', 'cows', 'eat'] }, [{ op: 'move', from: '/foo/1', path: '/foo/3' }], { foo: ['all', 'cows', 'eat', 'grass'] }],
+    [
+      'A.7 move an array element',
+      { foo: ['all', 'grass', 'cows', 'eat'] },
+      [{ op: 'move', from: '/foo/1', path: '/foo/3' }],
+      { foo: ['all', 'cows', 'eat', 'grass'] },
+    ],
     [
       'A.8 test a value: success',
       { baz: 'qux', foo: ['a', 2, 'c'] },

@@ -81,11 +81,7 @@ function parentOf(doc: Json, path: string): { parent: Json; last: string } {
   if (last === undefined) throw new PatchError('apply', 'the root has no parent');
   let node: Json = doc;
   for (const token of tokens) {
-    const next: Json | undefined = Array.isArray(node)
-      ? node[arrayIndex(token, node.length - 1, path)]
-      : isObject(node)
-        ? node[token]
-        : undefined;
+    const next: Json | undefined = Array.isArray(node) ? node[arrayIndex(token, node.length - 1, path)] : isObject(node) ? node[token] : undefined;
     if (next === undefined) throw new PatchError('apply', `doc is missing path: ${path}`);
     node = next;
   }

@@ -13,7 +13,8 @@ import { FakeKube } from './fake-kube.js';
 const n = Number(process.argv[2] ?? '0');
 const fake = await FakeKube.start();
 for (const o of fleetObjects(n, 'tinkerbell')) fake.put(o as never);
-for (const file of ['provision.yaml', 'provision-image.yaml']) fake.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')));
+for (const file of ['provision.yaml', 'provision-image.yaml'])
+  fake.put(parse(await readFile(new URL(`../../images/templates/${file}`, import.meta.url), 'utf8')));
 process.stdout.write(`${JSON.stringify({ kubeconfig: fake.kubeconfigPath })}\n`);
 for await (const line of createInterface({ input: process.stdin })) {
   if (line === 'counts') {

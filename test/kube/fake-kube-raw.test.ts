@@ -122,8 +122,21 @@ describe('authentication', () => {
     const dir = await mkdtemp(join(tmpdir(), 'fake-kube-stranger-'));
     try {
       await promisify(execFile)('openssl', [
-        'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc',
-        '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/O=system:masters/CN=fleetd',
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-noenc',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/O=system:masters/CN=fleetd',
       ]);
       const identity = { cert: await readFile(join(dir, 'cert.pem'), 'utf8'), key: await readFile(join(dir, 'key.pem'), 'utf8') };
       const answer = await call('GET', `${WORKFLOWS}/wf-raw`, { identity });

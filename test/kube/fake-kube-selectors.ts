@@ -19,8 +19,7 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
 
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
-const QUALIFIED_NAME_MSG =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_MSG = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const LABEL_VALUE_FMT = '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?';
 const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
 const LABEL_VALUE_MSG =
@@ -66,21 +65,7 @@ export function isValidLabelValue(value: string): string[] {
   return errs;
 }
 
-type Token =
-  | 'end'
-  | 'identifier'
-  | 'error'
-  | ')'
-  | ','
-  | '!'
-  | '=='
-  | '='
-  | '>'
-  | 'in'
-  | '<'
-  | '!='
-  | 'notin'
-  | '(';
+type Token = 'end' | 'identifier' | 'error' | ')' | ',' | '!' | '==' | '=' | '>' | 'in' | '<' | '!=' | 'notin' | '(';
 
 const KEYWORDS: ReadonlySet<string> = new Set([')', ',', '!', '==', '=', '>', 'in', '<', '!=', 'notin', '(']);
 const SPECIAL = new Set(['=', '!', '(', ')', ',', '>', '<']);

@@ -16,17 +16,7 @@
  * not written and keeps it. Errors are the Status objects of apimachinery/pkg/api/errors.
  */
 import { randomInt, randomUUID } from 'node:crypto';
-import {
-  applyJsonPatch,
-  decodeJsonPatch,
-  deepEqual,
-  isObject,
-  mergePatch,
-  PatchError,
-  str,
-  type Json,
-  type JsonObject,
-} from './fake-kube-json.js';
+import { applyJsonPatch, decodeJsonPatch, deepEqual, isObject, mergePatch, PatchError, str, type Json, type JsonObject } from './fake-kube-json.js';
 import {
   isDns1123Subdomain,
   isQualifiedName,
@@ -220,7 +210,9 @@ const MICRO_TIME_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 function microTime(value: string): string {
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(.*)$/.exec(value);
   const fail = (rest: string, elem: string) =>
-    new DecodeError(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(MICRO_TIME_LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(elem)}`);
+    new DecodeError(
+      `parsing time ${JSON.stringify(value)} as ${JSON.stringify(MICRO_TIME_LAYOUT)}: cannot parse ${JSON.stringify(rest)} as ${JSON.stringify(elem)}`,
+    );
   if (!m) throw fail(value, '2006');
   const seconds = m[1] as string;
   const rest = m[2] as string;
@@ -254,7 +246,8 @@ function int32Field(spec: JsonObject, field: string): void {
 /** The decoding a typed body goes through: field types, Secret conversion and defaults, MicroTime. */
 function decodeFields(def: ResourceDef, obj: JsonObject): void {
   const m = obj.metadata;
-  if (m !== undefined && m !== null && !isObject(m)) throw new DecodeError(`json: cannot unmarshal ${goType(m)} into Go struct field .metadata of type v1.ObjectMeta`);
+  if (m !== undefined && m !== null && !isObject(m))
+    throw new DecodeError(`json: cannot unmarshal ${goType(m)} into Go struct field .metadata of type v1.ObjectMeta`);
   const meta = metaOf(obj);
   stringMap(meta.labels, 'ObjectMeta.metadata.labels');
   stringMap(meta.annotations, 'ObjectMeta.metadata.annotations');
@@ -397,9 +390,7 @@ export class KubeStore {
     }
 
     const keyOf = (o: JsonObject) => `${str(metaOf(o).namespace)}/${str(metaOf(o).name)}`;
-    const inScope = source
-      .filter((o) => (ns === undefined || metaOf(o).namespace === ns) && keyOf(o) > start)
-      .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+    const inScope = source.filter((o) => (ns === undefined || metaOf(o).namespace === ns) && keyOf(o) > start).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
     const selected = inScope.filter((o) => {
       const m = metaOf(o);
       const fieldValues: Record<string, string> = { 'metadata.name': str(m.name) ?? '', 'metadata.namespace': str(m.namespace) ?? '' };
@@ -435,7 +426,10 @@ export class KubeStore {
 
   private keepSnapshot(key: string, source: JsonObject[]): void {
     if (this.snapshots.has(key)) return;
-    this.snapshots.set(key, source.map((o) => structuredClone(o)));
+    this.snapshots.set(
+      key,
+      source.map((o) => structuredClone(o)),
+    );
     const oldest = this.snapshots.keys().next().value;
     if (this.snapshots.size > SNAPSHOTS_KEPT && oldest !== undefined) this.snapshots.delete(oldest);
   }
@@ -498,7 +492,11 @@ export class KubeStore {
   patch(def: ResourceDef, ns: string, name: string, contentType: string, patch: Json, status: boolean): JsonObject {
     const accepted = def.custom ? [JSON_PATCH, MERGE_PATCH, APPLY_PATCH] : [JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH];
     if (!accepted.includes(contentType)) {
-      throw new KubeStatusError(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+      throw new KubeStatusError(
+        415,
+        'UnsupportedMediaType',
+        `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
+      );
     }
     if (contentType === APPLY_PATCH) throw new KubeStatusError(415, 'UnsupportedMediaType', 'fake-kube: server-side apply is not implemented');
     const existing = this.table(def).get(`${ns}/${name}`);
@@ -526,16 +524,18 @@ export class KubeStore {
   /** A POST or PUT body: type meta checked (CRs strictly), then decoded as the typed object. */
   private decodeRequest(def: ResourceDef, body: Json): JsonObject {
     if (!isObject(body)) {
-      throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${goType(body)} into Go value of type struct`);
+      throw badRequest(
+        `the object provided is unrecognized (must be of type ${def.kind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${goType(body)} into Go value of type struct`,
+      );
     }
     const obj = structuredClone(body);
     const apiVersion = str(obj.apiVersion) ?? '';
     const kind = str(obj.kind) ?? '';
-    const versionMismatch = () =>
-      badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(def)})`);
+    const versionMismatch = () => badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(def)})`);
     if (def.custom) {
       // The unstructured decoder ignores the endpoint's kind: the body must name it.
-      if (kind === '') throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): Object 'Kind' is missing in '${JSON.stringify(body)}'`);
+      if (kind === '')
+        throw badRequest(`the object provided is unrecognized (must be of type ${def.kind}): Object 'Kind' is missing in '${JSON.stringify(body)}'`);
       if (apiVersion !== apiVersionOf(def)) throw versionMismatch();
       if (kind !== def.kind) {
         const name = isObject(obj.metadata) ? (str(obj.metadata.name) ?? '') : '';
@@ -545,7 +545,9 @@ export class KubeStore {
       // A typed decoder defaults a missing apiVersion/kind from the endpoint.
       if (apiVersion !== '' && apiVersion !== apiVersionOf(def)) throw versionMismatch();
       if (kind !== '' && kind !== def.kind) {
-        throw badRequest(`${kind} in version "${def.version}" cannot be handled as a ${def.kind}: no kind "${kind}" is registered for version "${apiVersionOf(def)}"`);
+        throw badRequest(
+          `${kind} in version "${def.version}" cannot be handled as a ${def.kind}: no kind "${kind}" is registered for version "${apiVersionOf(def)}"`,
+        );
       }
     }
     try {
@@ -661,7 +663,11 @@ export class KubeStore {
       throw conflict(def, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${str(em.uid)}`);
     }
     if (pre?.resourceVersion !== undefined && pre.resourceVersion !== em.resourceVersion) {
-      throw conflict(def, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${str(em.resourceVersion)}`);
+      throw conflict(
+        def,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${str(em.resourceVersion)}`,
+      );
     }
 
     // Foreground and Orphan deletions wait on a finalizer the garbage collector owns.

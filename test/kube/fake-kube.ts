@@ -24,15 +24,7 @@ import type { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { isObject, str, type Json, type JsonObject } from './fake-kube-json.js';
-import {
-  badRequest,
-  conflict,
-  KubeStatusError,
-  KubeStore,
-  OPTIMISTIC_LOCK,
-  type DeleteOptions,
-  type ResourceDef,
-} from './fake-kube-store.js';
+import { badRequest, conflict, KubeStatusError, KubeStore, OPTIMISTIC_LOCK, type DeleteOptions, type ResourceDef } from './fake-kube-store.js';
 
 export type { Json, JsonObject } from './fake-kube-json.js';
 export { KubeStatusError, RESOURCES, type ResourceDef } from './fake-kube-store.js';
@@ -108,19 +100,58 @@ async function makeCertificates(dir: string): Promise<{ ca: string; serverCert: 
   );
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc'];
   const f = (name: string) => join(dir, name);
-  await run('openssl', ['req', '-x509', '-config', cnf, ...ec, '-keyout', f('ca.key'), '-out', f('ca.crt'), '-days', '2', '-subj', '/CN=fake-kube-ca', '-extensions', 'ca_ext']);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-config',
+    cnf,
+    ...ec,
+    '-keyout',
+    f('ca.key'),
+    '-out',
+    f('ca.crt'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=fake-kube-ca',
+    '-extensions',
+    'ca_ext',
+  ]);
   const leaf = async (name: string, subject: string, ext: string, serial: string) => {
     await run('openssl', ['req', '-new', '-config', cnf, ...ec, '-keyout', f(`${name}.key`), '-out', f(`${name}.csr`), '-subj', subject]);
     await run('openssl', [
-      'x509', '-req', '-in', f(`${name}.csr`), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-set_serial', serial,
-      '-days', '2', '-sha256', '-extfile', cnf, '-extensions', ext, '-out', f(`${name}.crt`),
+      'x509',
+      '-req',
+      '-in',
+      f(`${name}.csr`),
+      '-CA',
+      f('ca.crt'),
+      '-CAkey',
+      f('ca.key'),
+      '-set_serial',
+      serial,
+      '-days',
+      '2',
+      '-sha256',
+      '-extfile',
+      cnf,
+      '-extensions',
+      ext,
+      '-out',
+      f(`${name}.crt`),
     ]);
   };
   await Promise.all([leaf('server', '/CN=kube-apiserver', 'server_ext', '2'), leaf('client', '/O=system:masters/CN=fleetd', 'client_ext', '3')]);
   const [ca, serverCert, serverKey, clientCert, clientKey] = await Promise.all(
     ['ca.crt', 'server.crt', 'server.key', 'client.crt', 'client.key'].map((n) => readFile(f(n), 'utf8')),
   );
-  return { ca: ca as string, serverCert: serverCert as string, serverKey: serverKey as string, clientCert: clientCert as string, clientKey: clientKey as string };
+  return {
+    ca: ca as string,
+    serverCert: serverCert as string,
+    serverKey: serverKey as string,
+    clientCert: clientCert as string,
+    clientKey: clientKey as string,
+  };
 }
 
 interface Route {
@@ -147,12 +178,20 @@ function injected(status: number): { error: KubeStatusError; headers: Record<str
         headers: { 'Retry-After': '1' },
       };
     case 503:
-      return { error: new KubeStatusError(503, 'ServiceUnavailable', 'fake-kube: injected failure: the server is currently unable to handle the request'), headers: {} };
+      return {
+        error: new KubeStatusError(503, 'ServiceUnavailable', 'fake-kube: injected failure: the server is currently unable to handle the request'),
+        headers: {},
+      };
     case 504:
-      return { error: new KubeStatusError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded'), headers: {} };
+      return {
+        error: new KubeStatusError(504, 'Timeout', 'Timeout: request did not complete within requested timeout - context deadline exceeded'),
+        headers: {},
+      };
     case 500:
       return {
-        error: new KubeStatusError(500, 'InternalError', 'Internal error occurred: fake-kube: injected failure', { causes: [{ message: 'fake-kube: injected failure' }] }),
+        error: new KubeStatusError(500, 'InternalError', 'Internal error occurred: fake-kube: injected failure', {
+          causes: [{ message: 'fake-kube: injected failure' }],
+        }),
         headers: {},
       };
     default:
@@ -195,7 +234,14 @@ export class FakeKube {
     try {
       const tls = await makeCertificates(dir);
       // Client certificates are requested but checked per request, to answer 401 with a Status body.
-      const server = https.createServer({ key: tls.serverKey, cert: tls.serverCert, ca: tls.ca, requestCert: true, rejectUnauthorized: false, minVersion: 'TLSv1.2' });
+      const server = https.createServer({
+        key: tls.serverKey,
+        cert: tls.serverCert,
+        ca: tls.ca,
+        requestCert: true,
+        rejectUnauthorized: false,
+        minVersion: 'TLSv1.2',
+      });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(0, '127.0.0.1', () => resolve());
@@ -295,7 +341,10 @@ export class FakeKube {
   private route(path: string): Route | undefined {
     let segments: string[];
     try {
-      segments = path.split('/').filter((s) => s !== '').map(decodeURIComponent);
+      segments = path
+        .split('/')
+        .filter((s) => s !== '')
+        .map(decodeURIComponent);
     } catch {
       return undefined;
     }

@@ -41,10 +41,25 @@ async function until<T>(what: string, check: () => Promise<T>, ms: number): Prom
 async function serveArgs(): Promise<string[]> {
   const nodes = join(dir, 'nodes.yaml');
   await writeFile(nodes, stringify({ ...RIG_CATALOGUE, nodes: {} }));
-  return ['--nodes', nodes, '--state', join(dir, 'state'), '--listen', '127.0.0.1:0', '--syslog-listen', 'off', '--kubeconfig', server.kubeconfigPath, '--namespace', 'tinkerbell', '--reconcile-interval', '1'];
+  return [
+    '--nodes',
+    nodes,
+    '--state',
+    join(dir, 'state'),
+    '--listen',
+    '127.0.0.1:0',
+    '--syslog-listen',
+    'off',
+    '--kubeconfig',
+    server.kubeconfigPath,
+    '--namespace',
+    'tinkerbell',
+    '--reconcile-interval',
+    '1',
+  ];
 }
 
-describe('fleetd\'s Lease across a restart', () => {
+describe("fleetd's Lease across a restart", () => {
   it('SIGTERM releases it, and the next fleetd holds it at its first pass', async () => {
     const args = await serveArgs();
     const first = await startFleetServe(args);
@@ -60,22 +75,30 @@ describe('fleetd\'s Lease across a restart', () => {
     }
   }, 120_000);
 
-  it('SIGKILL releases nothing: the next fleetd takes it only once the killed one\'s --lease-duration lapsed', async () => {
+  it("SIGKILL releases nothing: the next fleetd takes it only once the killed one's --lease-duration lapsed", async () => {
     const args = [...(await serveArgs()), '--lease-duration', '4'];
     const first = await startFleetServe(args);
-    const a = await until('the first fleetd to hold the Lease', async () => {
-      const h = await holder();
-      return h ? h : null;
-    }, 30_000);
+    const a = await until(
+      'the first fleetd to hold the Lease',
+      async () => {
+        const h = await holder();
+        return h ? h : null;
+      },
+      30_000,
+    );
     await first.kill();
     const left = (await lease())!;
     expect(left).toMatchObject({ holderIdentity: a, leaseDurationSeconds: 4 });
     const second = await startFleetServe(args);
     try {
-      const taken = await until('the next fleetd to hold the Lease', async () => {
-        const l = await lease();
-        return l?.holderIdentity && l.holderIdentity !== a ? l : null;
-      }, 20_000);
+      const taken = await until(
+        'the next fleetd to hold the Lease',
+        async () => {
+          const l = await lease();
+          return l?.holderIdentity && l.holderIdentity !== a ? l : null;
+        },
+        20_000,
+      );
       // fleetd's own clock wrote both times: the takeover came after the killed one's last renewal had lapsed.
       expect(Date.parse(taken.acquireTime!) - Date.parse(left.renewTime!)).toBeGreaterThan(4000);
     } finally {

@@ -44,7 +44,12 @@ describe('readCaptureFile', () => {
     ['an empty file', new Uint8Array(0), 'lldp-capture-invalid', /the file is empty/],
     ['JSON text', captureBytes('EXPECTED.json'), 'lldp-capture-invalid', /neither a pcap file nor a raw Ethernet frame/],
     ['three bytes', new Uint8Array([1, 2, 3]), 'lldp-capture-invalid', /neither a pcap file/],
-    ['an IPv4 frame', concatBytes(frameOf('lldp.0.raw').subarray(0, 12), new Uint8Array([8, 0]), new Uint8Array(46)), 'lldp-capture-invalid', /neither a pcap file/],
+    [
+      'an IPv4 frame',
+      concatBytes(frameOf('lldp.0.raw').subarray(0, 12), new Uint8Array([8, 0]), new Uint8Array(46)),
+      'lldp-capture-invalid',
+      /neither a pcap file/,
+    ],
     ['Linux cooked capture (link type 113)', pcap(two, { linktype: 113 }), 'lldp-capture-unsupported', /link type 113 is not Ethernet/],
     ['pcapng', new Uint8Array([0x0a, 0x0d, 0x0d, 0x0a, 0, 0, 0, 28]), 'lldp-capture-unsupported', /pcapng is not supported/],
     ['a pcap header cut short', captureBytes('sg200.pcap').subarray(0, 20), 'lldp-capture-invalid', /link type needs 4 bytes, 0 left/],

@@ -221,7 +221,10 @@ describe("lldpd's raw frames (no pcap header, fuzzing seeds)", () => {
     expect(f.systemDescription).toBe('Linux 2.6.29-2-amd64 #1 SMP Sun May 17 17:15:47 UTC 2009 x86_64');
     expect(f.portDescription).toBe('eth0');
     expect(f.managementAddresses.map((m) => [m.address, m.interfaceSubtypeName, m.interfaceNumber])).toEqual([['10.238.80.75', 'ifIndex', 3]]);
-    expect(macPhy(f)).toMatchObject({ mauTypeName: '100BaseTXFD', advertisedNames: ['10BASE-T', '10BASE-T FD', '100BASE-TX', '100BASE-TX FD', '1000BASE-T', '1000BASE-T FD'] });
+    expect(macPhy(f)).toMatchObject({
+      mauTypeName: '100BaseTXFD',
+      advertisedNames: ['10BASE-T', '10BASE-T FD', '100BASE-TX', '100BASE-TX FD', '1000BASE-T', '1000BASE-T FD'],
+    });
     expect(findDecoded(f, 'dot3-max-frame-size')?.size).toBe(1500);
     expect(inventory('model')(f)?.value).toBe('POWERMATE VL350');
     expect(f.problems).toEqual([]);

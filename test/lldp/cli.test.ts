@@ -37,7 +37,14 @@ const JSON_OUTPUT: Record<string, object> = {
     systemName: null,
     portDescription: 'ConnectX-4 Lx, 25G/10G/1G SFP',
   },
-  'med-loc-malformed.pcap': { chassisId: '0a:c0:de:9d:0a:74', portId: '3e:3e:3e:3e:3e:3e', portIdSubtype: 'mac', ttl: 16, systemName: 'defensics', portDescription: 'eth0' },
+  'med-loc-malformed.pcap': {
+    chassisId: '0a:c0:de:9d:0a:74',
+    portId: '3e:3e:3e:3e:3e:3e',
+    portIdSubtype: 'mac',
+    ttl: 16,
+    systemName: 'defensics',
+    portDescription: 'eth0',
+  },
   'lldp.0.raw': { chassisId: '00:17:d1:a8:35:bf', portId: '00:17:d1:a8:36:02', portIdSubtype: 'mac', ttl: 120, systemName: null, portDescription: null },
   'lldp.1.raw': {
     chassisId: '00:16:17:2f:a1:b6',
@@ -98,7 +105,11 @@ describe.concurrent('fleet lldp', () => {
   const bad: [string, () => string, string][] = [
     ['a file that is no capture', () => LLDPD + 'EXPECTED.json', 'lldp-capture-invalid'],
     ['a missing file', () => LLDPD + 'no-such.pcap', 'lldp-unreadable'],
-    ['an LLDP frame without its mandatory TLVs', () => tmpFile('header-only.raw', buildLldpFrame({ chassisMac: '02:00:00:00:00:01', portId: 'p' }).subarray(0, 14)), 'lldp-malformed'],
+    [
+      'an LLDP frame without its mandatory TLVs',
+      () => tmpFile('header-only.raw', buildLldpFrame({ chassisMac: '02:00:00:00:00:01', portId: 'p' }).subarray(0, 14)),
+      'lldp-malformed',
+    ],
     ['a Linux cooked capture', () => tmpFile('sll.pcap', pcap([frameOf('lldp.0.raw')], { linktype: 113 })), 'lldp-capture-unsupported'],
   ];
   for (const [what, file, code] of bad) {

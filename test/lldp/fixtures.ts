@@ -24,7 +24,10 @@ export function frameOf(name: string): Uint8Array {
 
 /** A TLV with a header that tells the truth. */
 export function tlv(type: number, ...value: number[]): Uint8Array {
-  return new ByteWriter().u16((type << 9) | value.length).bytes(new Uint8Array(value)).finish();
+  return new ByteWriter()
+    .u16((type << 9) | value.length)
+    .bytes(new Uint8Array(value))
+    .finish();
 }
 
 /** `frame` (ending with its End TLV, as buildLldpFrame's do) with `tlvs` inserted before End. */

@@ -24,13 +24,23 @@ const NEAREST_BRIDGE = '01:80:c2:00:00:0e';
 export function buildLldpFrame(opts: LldpFrameOptions): Uint8Array {
   const portIdSubtype = opts.portIdSubtype ?? 5;
   const w = new ByteWriter();
-  w.bytes(mac(NEAREST_BRIDGE)).bytes(mac(opts.srcMac ?? opts.chassisMac)).u16(0x88cc);
+  w.bytes(mac(NEAREST_BRIDGE))
+    .bytes(mac(opts.srcMac ?? opts.chassisMac))
+    .u16(0x88cc);
   tlv(w, 1, new Uint8Array([4, ...mac(opts.chassisMac)]));
   tlv(w, 2, new Uint8Array([portIdSubtype, ...portIdBytes(portIdSubtype, opts.portId)]));
   tlv(w, 3, new ByteWriter().u16(opts.ttl ?? 120).finish());
   if (opts.portDescription !== undefined) tlv(w, 4, text(opts.portDescription));
   if (opts.systemName !== undefined) tlv(w, 5, text(opts.systemName));
-  if (opts.vlan !== undefined) tlv(w, 127, new ByteWriter().bytes(new Uint8Array([0x00, 0x80, 0xc2, 1])).u16(opts.vlan).finish());
+  if (opts.vlan !== undefined)
+    tlv(
+      w,
+      127,
+      new ByteWriter()
+        .bytes(new Uint8Array([0x00, 0x80, 0xc2, 1]))
+        .u16(opts.vlan)
+        .finish(),
+    );
   tlv(w, 0, new Uint8Array(0));
   return w.finish();
 }

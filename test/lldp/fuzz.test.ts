@@ -82,16 +82,25 @@ const knownTail = fc.array(optionalTlv, { maxLength: 8 }).map((tlvs) => concatBy
 
 describe('LLDP parsing under fuzzing', () => {
   it('random bytes: an LldpFrame or a ParseError', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 600 }), (b) => survives(parseLldpFrame, b) && survives(parseLldpdu, b)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 600 }), (b) => survives(parseLldpFrame, b) && survives(parseLldpdu, b)),
+      { numRuns: 2000 },
+    );
   });
 
   it('an Ethernet header for LLDP, then random bytes', () => {
     const tail = fc.uint8Array({ maxLength: 600 }).map((t) => concatBytes(FRAMES[0]!.subarray(0, 14), t));
-    fc.assert(fc.property(tail, (b) => survives(parseLldpFrame, b)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(tail, (b) => survives(parseLldpFrame, b)),
+      { numRuns: 2000 },
+    );
   });
 
   it("lldpd's frames with bit flips, truncations and lying TLV lengths", () => {
-    fc.assert(fc.property(mutatedFrame, (b) => survives(parseLldpFrame, b)), { numRuns: 4000 });
+    fc.assert(
+      fc.property(mutatedFrame, (b) => survives(parseLldpFrame, b)),
+      { numRuns: 4000 },
+    );
   });
 
   it('valid mandatory TLVs, then random optional and organizationally specific TLVs: always a value', () => {

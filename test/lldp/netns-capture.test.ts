@@ -30,7 +30,10 @@ const JUNK: Record<string, Uint8Array> = {
   'an STP BPDU (LLC, to 01:80:c2:00:00:00)': concatBytes(fromHex('0180c2000000'), LLDP.subarray(6, 12), fromHex('0026424203000000000000')),
   'an LLDPDU cut off after 20 bytes': LLDP.subarray(0, 20),
   'an LLDPDU without Port ID and TTL': concatBytes(header([0x88, 0xcc]), tlv(1, 4, 0x24, 0x5a, 0x4c, 0, 0, 1), tlv(0)),
-  'garbage after ethertype 0x88cc': concatBytes(header([0x88, 0xcc]), Uint8Array.from({ length: 200 }, (_, i) => (i * 37 + 11) & 0xff)),
+  'garbage after ethertype 0x88cc': concatBytes(
+    header([0x88, 0xcc]),
+    Uint8Array.from({ length: 200 }, (_, i) => (i * 37 + 11) & 0xff),
+  ),
 };
 
 interface ProbeRun {
@@ -49,7 +52,15 @@ const children = new Set<ChildProcess>();
  * Runs the bundled probe (see capture-probe.ts): inside `ns` when given, as nobody when asked,
  * and with `hideFile` (libpcap) replaced by an empty file in a mount namespace of its own.
  */
-function probe(args: { ns?: string; nic: string; timeoutMs: number; abortAfterMs?: number; asNobody?: boolean; hideFile?: string; dir?: string }): Promise<ProbeRun> {
+function probe(args: {
+  ns?: string;
+  nic: string;
+  timeoutMs: number;
+  abortAfterMs?: number;
+  asNobody?: boolean;
+  hideFile?: string;
+  dir?: string;
+}): Promise<ProbeRun> {
   let argv = [process.execPath, '--expose-gc', join(args.dir ?? bundleDir, 'probe.mjs'), args.nic, String(args.timeoutMs)];
   if (args.abortAfterMs !== undefined) argv.push(String(args.abortAfterMs));
   if (args.asNobody) argv = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...argv];
@@ -101,7 +112,11 @@ afterAll(() => {
 
 describe('the agent bundle', () => {
   it('is one file plus cap.node, which it requires from beside itself', () => {
-    expect(readdirSync(bundleDir).filter((f) => f !== 'without-cap-node').sort()).toEqual(['cap.node', 'probe.mjs']);
+    expect(
+      readdirSync(bundleDir)
+        .filter((f) => f !== 'without-cap-node')
+        .sort(),
+    ).toEqual(['cap.node', 'probe.mjs']);
     const bundle = readFileSync(join(bundleDir, 'probe.mjs'), 'utf8');
     // The probes run from outside the repo, so what they load comes from here, not node_modules.
     expect(bundle).toMatch(/[\w$]+\("\.\/cap\.node"\)/); // require, renamed by the minifier
@@ -111,7 +126,9 @@ describe('the agent bundle', () => {
     const run = await probe({ nic: 'lo', timeoutMs: 1000, dir: noAddonDir });
     expect(run.code, run.stderr).toBe(0);
     expect(run.result?.frame).toBeNull();
-    expect(run.result?.reason).toMatch(/^LLDP capture unavailable: cap\.node cannot be loaded \(.*cap\.node.*\); the agent bundle needs cap\.node beside agent\.mjs$/);
+    expect(run.result?.reason).toMatch(
+      /^LLDP capture unavailable: cap\.node cannot be loaded \(.*cap\.node.*\); the agent bundle needs cap\.node beside agent\.mjs$/,
+    );
   });
 });
 

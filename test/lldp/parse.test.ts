@@ -31,7 +31,11 @@ describe('a frame without its mandatory TLVs is refused with lldp-malformed', ()
   const cases: [string, Uint8Array, RegExp][] = [
     ['an Ethernet header alone', HEADER, /ends before the mandatory Chassis ID TLV/],
     ['a frame shorter than an Ethernet header', HEADER.subarray(0, 13), /shorter than an Ethernet header/],
-    ['System Name first', concatBytes(HEADER, tlv(5, 0x61), CHASSIS, PORT, TTL, END), /expected the mandatory Chassis ID TLV, found System Name \(at byte 14\)/],
+    [
+      'System Name first',
+      concatBytes(HEADER, tlv(5, 0x61), CHASSIS, PORT, TTL, END),
+      /expected the mandatory Chassis ID TLV, found System Name \(at byte 14\)/,
+    ],
     ['no Port ID', concatBytes(HEADER, CHASSIS, TTL, END), /expected the mandatory Port ID TLV, found Time To Live/],
     ['Port ID before Chassis ID', concatBytes(HEADER, PORT, CHASSIS, TTL, END), /expected the mandatory Chassis ID TLV, found Port ID/],
     ['no TTL', concatBytes(HEADER, CHASSIS, PORT, END), /expected the mandatory Time To Live TLV, found End/],
@@ -102,7 +106,9 @@ describe('damaged optional TLVs are skipped and described; the others still deco
     expect(f.orgSpecific[0]).toMatchObject({ oui: '00:12:0f', ouiName: '802.3', subtype: 1, value: new Uint8Array([3, 0, 1, 0]) });
     expect(f.orgSpecific[0]!.decoded).toBeUndefined();
     expect(f.problems).toHaveLength(1);
-    expect(f.problems[0]).toMatch(/^802\.3 MAC\/PHY Configuration\/Status TLV at byte \d+ could not be decoded, kept raw: .*operational MAU type needs 2 bytes, 1 left/);
+    expect(f.problems[0]).toMatch(
+      /^802\.3 MAC\/PHY Configuration\/Status TLV at byte \d+ could not be decoded, kept raw: .*operational MAU type needs 2 bytes, 1 left/,
+    );
     expect(f.portDescription).toBe('uplink');
   });
 
@@ -147,7 +153,9 @@ describe('damaged optional TLVs are skipped and described; the others still deco
   it('a missing End TLV, a stray byte, an End with a length', () => {
     expect(parseLldpFrame(BASE.subarray(0, BASE.length - 2)).problems).toEqual(['the LLDPDU has no End TLV']);
     expect(parseLldpFrame(BASE.subarray(0, BASE.length - 1)).problems).toEqual([`the LLDPDU has no End TLV, only 1 stray byte at byte ${BASE.length - 2}`]);
-    expect(parseLldpFrame(concatBytes(BASE.subarray(0, BASE.length - 2), tlv(0, 1))).problems).toEqual([`End TLV at byte ${BASE.length - 2} has 1 bytes, not 0`]);
+    expect(parseLldpFrame(concatBytes(BASE.subarray(0, BASE.length - 2), tlv(0, 1))).problems).toEqual([
+      `End TLV at byte ${BASE.length - 2} has 1 bytes, not 0`,
+    ]);
   });
 
   it('bytes after End are padding', () => {

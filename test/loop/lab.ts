@@ -45,7 +45,11 @@ export interface LabOptions {
   leaseS?: number;
 }
 
-type Obj = { metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string }; spec?: Record<string, unknown>; status?: Record<string, unknown> };
+type Obj = {
+  metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+};
 
 export class Lab {
   fleetd!: FleetServe;
@@ -90,7 +94,9 @@ export class Lab {
 
   /** The rig's catalogue, its Talos classes installing the registry's installer (a real engine pulls it). */
   private get catalogue() {
-    const classes = Object.fromEntries(Object.entries(RIG_CATALOGUE.classes).map(([name, c]) => [name, 'installer_image' in c ? { ...c, installer_image: this.installer } : c]));
+    const classes = Object.fromEntries(
+      Object.entries(RIG_CATALOGUE.classes).map(([name, c]) => [name, 'installer_image' in c ? { ...c, installer_image: this.installer } : c]),
+    );
     return { ...RIG_CATALOGUE, classes };
   }
 
@@ -112,8 +118,22 @@ export class Lab {
   private async serve(): Promise<void> {
     const inputs = await classInputs(join(this.dir, 'talos'));
     const state = join(this.dir, 'state');
-    const args = ['--state', state, '--listen', '127.0.0.1:0', '--kubeconfig', this.kube.kubeconfigPath, '--namespace', this.ns, '--reconcile-interval', '1',
-      '--class-inputs', inputs.dir, '--syslog-listen', 'off'];
+    const args = [
+      '--state',
+      state,
+      '--listen',
+      '127.0.0.1:0',
+      '--kubeconfig',
+      this.kube.kubeconfigPath,
+      '--namespace',
+      this.ns,
+      '--reconcile-interval',
+      '1',
+      '--class-inputs',
+      inputs.dir,
+      '--syslog-listen',
+      'off',
+    ];
     if (this.opts.withoutInputsOf) await rm(join(inputs.dir, this.opts.withoutInputsOf), { recursive: true });
     if (this.opts.autoProvision) args.push('--auto-provision');
     if (this.opts.leaseS) args.push('--lease-duration', String(this.opts.leaseS));
@@ -131,7 +151,10 @@ export class Lab {
     nb.addUser(TERRAFORM);
     nb.addUser('owner');
     this.deviceId = nb.addDevice({
-      name: HOST, serial: d.serial, status: 'planned', primaryIp4: d.address,
+      name: HOST,
+      serial: d.serial,
+      status: 'planned',
+      primaryIp4: d.address,
       customFields: { class: d.class, install_disk: d.disk, install_disk_serial: d.disk_serial, ...(d.bmc_type ? { bmc_type: d.bmc_type } : {}) },
     });
     nb.cableToSwitchPort(nb.addInterface({ deviceId: this.deviceId, name: 'eno1' }), { switchName: 'usw-rack-1', port: d.switch_port });
@@ -142,7 +165,9 @@ export class Lab {
     await writeFile(classes, stringify({ classes: this.catalogue.classes }));
     args.push('--netbox-url', nb.url, '--netbox-token-file', token, '--binding-author', TERRAFORM, '--classes', classes);
     this.fleetd = await startFleetServe((this.args = args));
-    this.inventory = new NetBoxInventory(new NetBoxClient({ url: nb.url, token: nb.token, retries: 0 }), { classes: readNodesFile(stringify({ classes: this.catalogue.classes })).file.classes });
+    this.inventory = new NetBoxInventory(new NetBoxClient({ url: nb.url, token: nb.token, retries: 0 }), {
+      classes: readNodesFile(stringify({ classes: this.catalogue.classes })).file.classes,
+    });
   }
 
   /** `fleet serve` started again after fleetd.kill(): the same state, inventory and API server, on the same port. */
@@ -205,7 +230,9 @@ export class Lab {
 
   /** The unfinished Workflow fleetd created, once it exists. */
   run(): Promise<Obj> {
-    return this.until('a Workflow', async () => (await this.workflows()).find((w) => !['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w.status?.state ?? ''))));
+    return this.until('a Workflow', async () =>
+      (await this.workflows()).find((w) => !['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w.status?.state ?? ''))),
+    );
   }
 
   /** Rufio: the Job's tasks ran (power off, one-time PXE, power on), or failed with BMC's message. */
@@ -240,14 +267,18 @@ export class Lab {
     const r = await this.machine.run(action, await this.actionEnv(wf, action));
     const now = new Date().toISOString();
     const actionState = r.code === 0 ? 'SUCCESS' : 'FAILED';
-    await this.report(wf, r.code === 0 ? state : 'FAILED', [{ name: action, state: actionState, executionStart: now, executionStop: now, message: r.code === 0 ? 'action completed' : 'action failed' }]);
+    await this.report(wf, r.code === 0 ? state : 'FAILED', [
+      { name: action, state: actionState, executionStart: now, executionStop: now, message: r.code === 0 ? 'action completed' : 'action failed' },
+    ]);
     return r;
   }
 
   /** Writes a Workflow's status in the current Tinkerbell's shape, through the status subresource. */
   async report(wf: Obj, state: string, actions: Array<Record<string, unknown>>): Promise<void> {
     const fresh = (await this.workflows()).find((w) => w.metadata.name === wf.metadata.name) ?? wf;
-    const done = ((fresh.status?.tasks as Array<{ actions: Array<Record<string, unknown>> }> | undefined)?.[0]?.actions ?? []).filter((a) => !actions.some((b) => b.name === a.name));
+    const done = ((fresh.status?.tasks as Array<{ actions: Array<Record<string, unknown>> }> | undefined)?.[0]?.actions ?? []).filter(
+      (a) => !actions.some((b) => b.name === a.name),
+    );
     // The ids and agentID the CRD requires, as tink-server gives them (the agent is the machine's MAC).
     const all = [...done, ...actions].map((a) => ({ id: `${wf.metadata.name}-${String(a.name)}`, ...a }));
     const task = { id: `${wf.metadata.name}-provision`, name: 'provision', agentID: MAC, actions: all };

@@ -67,11 +67,17 @@ export class Machine {
     const file = join(actions.dir, 'nvme0n1.img');
     const head = randomBytes(1 << 20);
     head.write('EFI PART', 512, 'latin1');
-    await sparseFile(file, DISK_BYTES, [[0, head], [DISK_BYTES - (1 << 20), randomBytes(1 << 20)]]);
+    await sparseFile(file, DISK_BYTES, [
+      [0, head],
+      [DISK_BYTES - (1 << 20), randomBytes(1 << 20)],
+    ]);
     const loops = new Loops();
     const disk = loops.attach(file);
     await writeFile(join(actions.dir, 'serial'), `${serial}\n`);
-    return new Machine(serial, actions, loops, disk, state.stateDir, { rsa2048: ekHashOfCertificate(golden.ekCertRsaDer), eccp256: ekHashOfCertificate(golden.ekCertEccDer) });
+    return new Machine(serial, actions, loops, disk, state.stateDir, {
+      rsa2048: ekHashOfCertificate(golden.ekCertRsaDer),
+      eccp256: ekHashOfCertificate(golden.ekCertEccDer),
+    });
   }
 
   /** A power cycle into HookOS: the TPM restarts (PCRs cleared), firmware measures the boot, a new boot id. */
@@ -99,9 +105,26 @@ export class Machine {
     const frame = join(this.actions.dir, 'lldp.bin');
     await writeFile(frame, buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: this.port, systemName: 'usw-rack-1' }));
     const args = [
-      'cli/fleet.ts', 'agent', '--url', url, '--tpm', `unix:${this.swtpm.socketPath}`, '--mac', MAC, '--serial', this.serial,
-      '--event-log', BOOT_LOG, '--boot-id-file', join(this.actions.proc, 'sys/kernel/random/boot_id'),
-      '--install-code', join(this.actions.fleet, INSTALL_CODE_FILE), '--lldp-frame', frame, '--tries', '1',
+      'cli/fleet.ts',
+      'agent',
+      '--url',
+      url,
+      '--tpm',
+      `unix:${this.swtpm.socketPath}`,
+      '--mac',
+      MAC,
+      '--serial',
+      this.serial,
+      '--event-log',
+      BOOT_LOG,
+      '--boot-id-file',
+      join(this.actions.proc, 'sys/kernel/random/boot_id'),
+      '--install-code',
+      join(this.actions.fleet, INSTALL_CODE_FILE),
+      '--lldp-frame',
+      frame,
+      '--tries',
+      '1',
     ];
     const out = await new Promise<string>((resolve) => {
       execFile(TSX[0], [...TSX.slice(1), ...args], { cwd: REPO }, (_err, stdout, stderr) => resolve(`${stdout}${stderr}`));

@@ -32,7 +32,11 @@ async function installedWorker(l: Lab): Promise<{ code: string; run: string }> {
 /** A run's power cycle: its Job, as fleetd created it; Rufio runs it; the machine boots HookOS and attests. */
 async function powerCycled(l: Lab, run: string): Promise<string[]> {
   const job = await l.until(`the power-cycle Job ${run}`, async () => (await l.jobs()).find((j) => j.metadata.name === run));
-  expect((job.spec as { tasks: unknown[] }).tasks).toEqual([{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }]);
+  expect((job.spec as { tasks: unknown[] }).tasks).toEqual([
+    { powerAction: 'off' },
+    { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } },
+    { powerAction: 'on' },
+  ]);
   await l.rufio(job);
   return l.bootAndAttest();
 }
@@ -62,7 +66,7 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(await l.jobs()).toEqual([]);
   });
 
-  it('2. a control plane (by its class\'s definition) waits in HookOS; desired_action provision power-cycles it, and its next attestation gets the code', async () => {
+  it("2. a control plane (by its class's definition) waits in HookOS; desired_action provision power-cycles it, and its next attestation gets the code", async () => {
     const l = await start({ backend, className: 'api-edge', autoProvision: true });
     expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
     expect(await l.machine.installCode()).toBeNull();
@@ -94,7 +98,9 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(await l.machine.installCode()).not.toBe(first.code);
     expect(await l.status()).toBe('decommissioning');
     await wipes(l, wf);
-    await l.report(wf, 'SUCCESS', [{ name: 'reboot', state: 'SUCCESS', executionStart: new Date().toISOString(), executionStop: new Date().toISOString(), message: 'action completed' }]);
+    await l.report(wf, 'SUCCESS', [
+      { name: 'reboot', state: 'SUCCESS', executionStart: new Date().toISOString(), executionStop: new Date().toISOString(), message: 'action completed' },
+    ]);
     await l.power('off');
     await l.until('the device offline', async () => (await l.status()) === 'offline');
     expect(await l.journal()).toContain(`success: node-1 is retired: Workflow ${wf.metadata.name} wiped its disk, and its BMC reports it off`);
@@ -155,7 +161,11 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     const disk = l.machine.diskHash();
     expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
     await l.setDesiredAction('provision');
-    const line = await l.until('the journal line', async () => (await l.journal()).find((j) => /^warning: node-1 lacks its class inputs \(the class inputs of api-edge are missing .*\); the run waits for its class inputs$/.test(j)));
+    const line = await l.until('the journal line', async () =>
+      (await l.journal()).find((j) =>
+        /^warning: node-1 lacks its class inputs \(the class inputs of api-edge are missing .*\); the run waits for its class inputs$/.test(j),
+      ),
+    );
     // A few more passes: still no run, the line still once, desired_action still set.
     await new Promise((r) => setTimeout(r, 2500));
     expect(await l.workflows()).toEqual([]);
@@ -165,13 +175,15 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(l.machine.diskHash()).toBe(disk);
   });
 
-  it('9. Rufio cannot power the machine: the journal says so once, with Rufio\'s message and the runbook\'s action', async () => {
+  it("9. Rufio cannot power the machine: the journal says so once, with Rufio's message and the runbook's action", async () => {
     const l = await start({ backend, className: 'controlplane' });
     expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
     await l.setDesiredAction('provision');
     const wf = await l.run();
     const job = await l.until('the power-cycle Job', async () => (await l.jobs()).find((j) => j.metadata.name === wf.metadata.name));
-    await l.rufio(job, { failed: 'failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host' });
+    await l.rufio(job, {
+      failed: 'failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host',
+    });
     const line = `warning: node-1: Rufio's Job ${wf.metadata.name} failed to power the machine (failed to run task 0 (power off): Post "http://10.0.1.11:16992/wsman": dial tcp 10.0.1.11:16992: connect: no route to host): AMT does not answer at 10.0.1.11. Set AMT's address, or power the machine on by hand`;
     await l.until('the journal line', async () => (await l.journal()).includes(line));
     await new Promise((r) => setTimeout(r, 2000));

@@ -32,19 +32,27 @@ describe.skipIf(!isRoot)('fleet serve SIGKILLed and restarted', () => {
     const l = await start({ className: 'api-edge', autoProvision: true });
     expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
     await l.setDesiredAction('provision');
-    await soon('the pass\'s first object', async () => (await l.workflows()).length > 0);
+    await soon("the pass's first object", async () => (await l.workflows()).length > 0);
     await l.fleetd.kill();
     const atKill = `at the kill: ${(await l.workflows()).length} Workflow(s), ${(await l.jobs()).length} Job(s), desired_action ${(await l.device()).desiredAction ?? 'cleared'}`;
 
     await l.restart();
     const wf = await l.until('the run started', async () => {
       const [workflows, jobs, device] = await Promise.all([l.workflows(), l.jobs(), l.device()]);
-      return workflows.length === 1 && jobs.length === 1 && device.desiredAction === undefined && device.lastRun === workflows[0]!.metadata.name ? workflows[0] : null;
+      return workflows.length === 1 && jobs.length === 1 && device.desiredAction === undefined && device.lastRun === workflows[0]!.metadata.name
+        ? workflows[0]
+        : null;
     });
     // A few passes more write nothing new.
     await new Promise((r) => setTimeout(r, 2500));
-    expect((await l.workflows()).map((w) => w.metadata.name), atKill).toEqual([wf.metadata.name]);
-    expect((await l.jobs()).map((j) => j.metadata.name), atKill).toEqual([wf.metadata.name]);
+    expect(
+      (await l.workflows()).map((w) => w.metadata.name),
+      atKill,
+    ).toEqual([wf.metadata.name]);
+    expect(
+      (await l.jobs()).map((j) => j.metadata.name),
+      atKill,
+    ).toEqual([wf.metadata.name]);
     expect(JSON.stringify((await l.hardware())?.spec), atKill).toContain('"allowPXE":true');
     // At least once: a kill between the line and the note that it was said makes the restart say it again.
     const started = (await l.journal()).filter((j) => j.startsWith(`info: node-1: started Workflow ${wf.metadata.name}`));
@@ -58,7 +66,7 @@ describe.skipIf(!isRoot)('fleet serve SIGKILLed and restarted', () => {
     expect(await l.machine.installCode()).not.toBeNull();
   });
 
-  it('in an admitted attestation: the agent\'s next try gets a code from the restart, and any code the killed one drew unlocks nothing', async () => {
+  it("in an admitted attestation: the agent's next try gets a code from the restart, and any code the killed one drew unlocks nothing", async () => {
     const l = await start({ autoProvision: true });
     await l.machine.boot();
     const seen = l.fleetd.stdout.length;

@@ -39,8 +39,18 @@ describe('old NetBox shapes', () => {
     const page = recorded<{ results: Array<Record<string, unknown>> }>('pynetbox/ipam/ip_addresses.json');
     const [a, b] = [page.results.slice(0, 10), page.results.slice(10)];
     const { client, seen } = serving({
-      '/api/dcim/devices/?limit=1000': { count: page.results.length, next: 'http://old-netbox/api/dcim/devices/?limit=1000&offset=10', previous: null, results: a },
-      '/api/dcim/devices/?limit=1000&offset=10': { count: page.results.length, next: null, previous: 'http://old-netbox/api/dcim/devices/?limit=1000', results: b },
+      '/api/dcim/devices/?limit=1000': {
+        count: page.results.length,
+        next: 'http://old-netbox/api/dcim/devices/?limit=1000&offset=10',
+        previous: null,
+        results: a,
+      },
+      '/api/dcim/devices/?limit=1000&offset=10': {
+        count: page.results.length,
+        next: null,
+        previous: 'http://old-netbox/api/dcim/devices/?limit=1000',
+        results: b,
+      },
     });
     expect(await client.list('dcim/devices')).toEqual(page.results);
     expect(seen).toEqual(['/api/dcim/devices/?limit=1000', '/api/dcim/devices/?limit=1000&offset=10']);

@@ -13,7 +13,6 @@ import { thrown } from './thrown.js';
 const V1 = '9fc9b897abec9ada2da6aec9dbc34596293c9cb9';
 const V2 = 'nbt_AbCdEfGh1234.s3cr3tS3CR3Ts3cr3tS3CR3Ts3cr3tS3CR3Ts3cr3tXY';
 
-
 describe('tokens', () => {
   it('tells v1 from v2 and builds the header', () => {
     expect(parseToken(V1)).toMatchObject({ version: 1, header: `Token ${V1}` });
@@ -70,10 +69,7 @@ describe('the filter query', () => {
       ['dcim/mac-addresses', ['id', 'mac_address', 'assigned_object_type', 'assigned_object_id']],
       ['dcim/cables', ['id']],
       ['extras/journal-entries', ['id', 'assigned_object_type', 'assigned_object_id', 'kind']],
-      [
-        'core/object-changes',
-        ['id', 'changed_object_type', 'changed_object_id', 'user_name', 'action', 'request_id', 'time_after', 'time_before', 'ordering'],
-      ],
+      ['core/object-changes', ['id', 'changed_object_type', 'changed_object_id', 'user_name', 'action', 'request_id', 'time_after', 'time_before', 'ordering']],
     ]);
   });
 
@@ -155,7 +151,9 @@ describe('answers of a misconfigured setup', () => {
   });
 
   it('other 4xx are netbox-error with the status', async () => {
-    const err = await answering(429, '{"detail": "Request was throttled."}').get('dcim/devices', 1).catch((e: NetBoxError) => e);
+    const err = await answering(429, '{"detail": "Request was throttled."}')
+      .get('dcim/devices', 1)
+      .catch((e: NetBoxError) => e);
     expect(err).toMatchObject({ code: 'netbox-error', status: 429 });
     expect((err as NetBoxError).message).toBe('NetBox answered GET dcim/devices/1/ with 429: Request was throttled.');
   });

@@ -238,9 +238,17 @@ describe('writes', () => {
       comments: 'attest: PASSED',
     });
     expect(entry.created_by).toBe(fake.fleetUser.id);
-    const listed = await c.list<NetBoxJournalEntry>('extras/journal-entries', { assigned_object_type: 'dcim.device', assigned_object_id: node, kind: 'success' });
+    const listed = await c.list<NetBoxJournalEntry>('extras/journal-entries', {
+      assigned_object_type: 'dcim.device',
+      assigned_object_id: node,
+      kind: 'success',
+    });
     expect(listed.map((e) => e.id)).toEqual([entry.id]);
-    const mac = await c.post<NetBoxMacAddress>('dcim/mac-addresses', { mac_address: '52:54:00:bb:00:02', assigned_object_type: 'dcim.interface', assigned_object_id: nic });
+    const mac = await c.post<NetBoxMacAddress>('dcim/mac-addresses', {
+      mac_address: '52:54:00:bb:00:02',
+      assigned_object_type: 'dcim.interface',
+      assigned_object_id: nic,
+    });
     const iface = await c.patch<NetBoxInterface>('dcim/interfaces', nic, { primary_mac_address: mac.id });
     expect(iface.primary_mac_address?.mac_address).toBe('52:54:00:BB:00:02');
     const other = fake.addInterface({ deviceId: node, name: 'enp2s0', mac: '52:54:00:bb:00:03' });
@@ -252,10 +260,18 @@ describe('writes', () => {
     const id = fake.addDevice({ name: 'binding-node', serial: 'B-1' });
     fake.setCustomFieldAs('mallory', id, { approved_ek_hash: 'b'.repeat(64) });
     const c = client();
-    const byMallory = await c.list<NetBoxObjectChange>('core/object-changes', { changed_object_type: 'dcim.device', changed_object_id: id, user_name: 'mallory' });
+    const byMallory = await c.list<NetBoxObjectChange>('core/object-changes', {
+      changed_object_type: 'dcim.device',
+      changed_object_id: id,
+      user_name: 'mallory',
+    });
     expect(byMallory).toHaveLength(1);
     expect(byMallory[0]?.postchange_data?.['custom_fields']).toMatchObject({ approved_ek_hash: 'b'.repeat(64) });
-    const oldestFirst = await c.list<NetBoxObjectChange>('core/object-changes', { changed_object_type: 'dcim.device', changed_object_id: id, ordering: 'time' });
+    const oldestFirst = await c.list<NetBoxObjectChange>('core/object-changes', {
+      changed_object_type: 'dcim.device',
+      changed_object_id: id,
+      ordering: 'time',
+    });
     expect(oldestFirst.map((ch) => ch.user_name)).toEqual(['admin', 'mallory']);
     expect(fake.dropChangelog('dcim.device', id)).toBe(2);
     expect(await c.list('core/object-changes', { changed_object_type: 'dcim.device', changed_object_id: id })).toEqual([]);
@@ -334,9 +350,7 @@ describe('retries', () => {
     const node = fake.addDevice({ name: 'post-5xx' });
     fake.failNext(1, { status: 502, method: 'POST', afterHandling: true });
     const before = fake.requests.length;
-    const err = await rejection(
-      client().post('extras/journal-entries', { assigned_object_type: 'dcim.device', assigned_object_id: node, comments: 'once' }),
-    );
+    const err = await rejection(client().post('extras/journal-entries', { assigned_object_type: 'dcim.device', assigned_object_id: node, comments: 'once' }));
     expect(err.code).toBe('netbox-error');
     expect(err.message).toMatch(/the POST may or may not have been applied/);
     expect(requestsSince(before)).toHaveLength(1);
@@ -374,7 +388,9 @@ describe('retries', () => {
 
   it('an unreachable NetBox is netbox-unreachable after the retries', async () => {
     const port = await closedPort();
-    const err = await rejection(new NetBoxClient({ url: `http://127.0.0.1:${port}`, token: fake.token, retries: 2, sleep: async () => {} }).get('dcim/devices', 1));
+    const err = await rejection(
+      new NetBoxClient({ url: `http://127.0.0.1:${port}`, token: fake.token, retries: 2, sleep: async () => {} }).get('dcim/devices', 1),
+    );
     expect(err.code).toBe('netbox-unreachable');
     expect(err.attempts).toBe(3);
     expect(err.message).toMatch(/could not be reached for GET dcim\/devices\/1\/ \(ECONNREFUSED\), after 3 attempts/);
@@ -410,8 +426,10 @@ describe('the token', () => {
     const secret = v2.split('.')[1]!;
     const v1 = fake.token;
     const node = fake.addDevice({ name: 'secret-node' });
-    const echo = (token: string): typeof fetch => async () =>
-      new Response(JSON.stringify({ detail: `Invalid token ${token} (${token.toUpperCase()})`, [token]: [token] }), { status: 400 });
+    const echo =
+      (token: string): typeof fetch =>
+      async () =>
+        new Response(JSON.stringify({ detail: `Invalid token ${token} (${token.toUpperCase()})`, [token]: [token] }), { status: 400 });
     const port = await closedPort();
     const failures: Array<() => Promise<unknown>> = [];
     for (const token of [v1, v2]) {

@@ -8,8 +8,7 @@ import { forbiddenMessage, NETBOX_NO_PERMISSION, NetBoxError, requiredPermission
 import { FakeNetBox } from './fake-netbox.js';
 import { recorded } from './recorded.js';
 
-const detailOf = (file: string): string =>
-  (recorded<{ body: { detail: string } }>(`netbox-4.5-recorded/${file}`).body).detail;
+const detailOf = (file: string): string => recorded<{ body: { detail: string } }>(`netbox-4.5-recorded/${file}`).body.detail;
 
 describe('requiredPermission', () => {
   it('maps the method to view/add/change/delete and the endpoint to its object type', () => {
@@ -27,7 +26,7 @@ describe('requiredPermission', () => {
 });
 
 describe('forbiddenMessage', () => {
-  it("names the missing permission when NetBox says the user may not (device-delete-no-permission.json, …)", () => {
+  it('names the missing permission when NetBox says the user may not (device-delete-no-permission.json, …)', () => {
     expect(detailOf('device-delete-no-permission.json')).toBe(NETBOX_NO_PERMISSION);
     expect(forbiddenMessage('PATCH', 'dcim/devices/3/', 403, NETBOX_NO_PERMISSION)).toBe(
       "NetBox refused PATCH dcim/devices/3/ (403): the token's user needs the change permission on dcim.device, or the token is " +
@@ -63,7 +62,10 @@ describe('forbiddenMessage', () => {
   it('never holds the token', () => {
     const token = 'nbt_FleetKeyEx01.FleetV2SecretPlaceholderXYZ0000000000001';
     for (const said of [NETBOX_NO_PERMISSION, 'Invalid v2 token', '[redacted]']) {
-      for (const [method, path] of [['PATCH', 'dcim/devices/3/'], ['GET', 'status/']] as const) {
+      for (const [method, path] of [
+        ['PATCH', 'dcim/devices/3/'],
+        ['GET', 'status/'],
+      ] as const) {
         const m = forbiddenMessage(method, path, 403, said);
         expect(m).not.toContain(token);
         expect(m).not.toContain('FleetV2Secret');
@@ -82,7 +84,9 @@ describe('the client says which permission is missing', () => {
       const client = new NetBoxClient({ url: fake.url, token, retries: 0 });
       const err = (await client.patch('dcim/devices', id, { status: 'active' }).catch((e: unknown) => e)) as NetBoxError;
       expect(err).toBeInstanceOf(NetBoxError);
-      expect(err.message).toMatch(/^NetBox refused PATCH dcim\/devices\/\d+\/ \(403\): the token's user needs the change permission on dcim\.device, or the token is read-only/);
+      expect(err.message).toMatch(
+        /^NetBox refused PATCH dcim\/devices\/\d+\/ \(403\): the token's user needs the change permission on dcim\.device, or the token is read-only/,
+      );
       expect(err.message).not.toContain(token);
       expect((await client.get<{ status: { value: string } }>('dcim/devices', id)).status.value).toBe('planned');
     } finally {

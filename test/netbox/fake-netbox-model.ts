@@ -215,7 +215,8 @@ export function parseIsoMicros(value: string): number | null {
 export function normalizeMac(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const hex = value.replace(/[^0-9a-fA-F]/g, '');
-  const plausible = /^[0-9a-fA-F]{2}([:.-]?)[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}$/.test(value.trim()) || /^[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}$/.test(value.trim());
+  const plausible =
+    /^[0-9a-fA-F]{2}([:.-]?)[0-9a-fA-F]{2}(\1[0-9a-fA-F]{2}){4}$/.test(value.trim()) || /^[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}\.[0-9a-fA-F]{4}$/.test(value.trim());
   if (!plausible || hex.length !== 12) return null;
   return hex.toUpperCase().match(/../g)!.join(':');
 }
@@ -334,12 +335,18 @@ export class FakeNetBoxModel {
   briefOf(o: string, type: string | null, id: number | null): Record<string, unknown> | null {
     if (type === null || id === null) return null;
     switch (type) {
-      case 'dcim.device': return ifFound(this.devices.get(id), (d) => this.deviceBrief(o, d));
-      case 'dcim.interface': return ifFound(this.interfaces.get(id), (i) => this.interfaceBrief(o, i));
-      case 'dcim.macaddress': return ifFound(this.macs.get(id), (m) => this.macBrief(o, m));
-      case 'dcim.cable': return ifFound(this.cables.get(id), (c) => this.cableBrief(o, c));
-      case 'extras.journalentry': return ifFound(this.journal.get(id), (j) => this.journalBrief(o, j));
-      default: return null;
+      case 'dcim.device':
+        return ifFound(this.devices.get(id), (d) => this.deviceBrief(o, d));
+      case 'dcim.interface':
+        return ifFound(this.interfaces.get(id), (i) => this.interfaceBrief(o, i));
+      case 'dcim.macaddress':
+        return ifFound(this.macs.get(id), (m) => this.macBrief(o, m));
+      case 'dcim.cable':
+        return ifFound(this.cables.get(id), (c) => this.cableBrief(o, c));
+      case 'extras.journalentry':
+        return ifFound(this.journal.get(id), (j) => this.journalBrief(o, j));
+      default:
+        return null;
     }
   }
 
@@ -364,7 +371,7 @@ export class FakeNetBoxModel {
   device(o: string, d: DeviceRec): Record<string, unknown> {
     const type = DEVICE_TYPES[d.role];
     const role = ROLES[d.role];
-    const ip4 = d.primary_ip4 === null ? null : this.ips.get(d.primary_ip4) ?? null;
+    const ip4 = d.primary_ip4 === null ? null : (this.ips.get(d.primary_ip4) ?? null);
     const interfaceCount = [...this.interfaces.values()].filter((i) => i.device === d.id).length;
     return {
       id: d.id,
@@ -455,9 +462,9 @@ export class FakeNetBoxModel {
 
   interface(o: string, i: InterfaceRec): Record<string, unknown> {
     const device = this.devices.get(i.device)!;
-    const cable = i.cable === null ? null : this.cables.get(i.cable) ?? null;
+    const cable = i.cable === null ? null : (this.cables.get(i.cable) ?? null);
     const peers = this.peersOf(i);
-    const primary = i.primary_mac_address === null ? null : this.macs.get(i.primary_mac_address) ?? null;
+    const primary = i.primary_mac_address === null ? null : (this.macs.get(i.primary_mac_address) ?? null);
     const macs = [...this.macs.values()].filter((m) => m.assigned_object_type === 'dcim.interface' && m.assigned_object_id === i.id);
     const connected = peers.length > 0;
     return {

@@ -8,7 +8,16 @@
  * A parameter that is a real NetBox filter the fake does not implement answers 400 with a
  * `fake-netbox:` detail, so a test can never pass because the fake ignored what NetBox would apply.
  */
-import { contentTypeId, CONTENT_TYPE_IDS, normalizeMac, parseIsoMicros, type ChangeRec, type CustomFieldDef, type DeviceRec, type FakeNetBoxModel } from './fake-netbox-model.js';
+import {
+  contentTypeId,
+  CONTENT_TYPE_IDS,
+  normalizeMac,
+  parseIsoMicros,
+  type ChangeRec,
+  type CustomFieldDef,
+  type DeviceRec,
+  type FakeNetBoxModel,
+} from './fake-netbox-model.js';
 
 export type Errors = Record<string, string[]>;
 type Pred<T> = (o: T) => boolean;
@@ -27,13 +36,47 @@ const NOT_IMPLEMENTED_PARAMS = new Set(['fields', 'exclude', 'omit', 'include', 
 /** Real NetBox filters on these endpoints that the fake does not implement. */
 const REAL_BUT_UNIMPLEMENTED: Record<string, string[]> = {
   devices: [
-    'site', 'site_id', 'role_id', 'device_type', 'device_type_id', 'manufacturer', 'manufacturer_id', 'tag',
-    'tenant', 'tenant_id', 'platform', 'platform_id', 'rack_id', 'location_id', 'has_primary_ip',
-    'asset_tag', 'model', 'cluster_id', 'virtual_chassis_id', 'interfaces', 'description', 'created', 'last_updated',
+    'site',
+    'site_id',
+    'role_id',
+    'device_type',
+    'device_type_id',
+    'manufacturer',
+    'manufacturer_id',
+    'tag',
+    'tenant',
+    'tenant_id',
+    'platform',
+    'platform_id',
+    'rack_id',
+    'location_id',
+    'has_primary_ip',
+    'asset_tag',
+    'model',
+    'cluster_id',
+    'virtual_chassis_id',
+    'interfaces',
+    'description',
+    'created',
+    'last_updated',
   ],
   interfaces: [
-    'device', 'type', 'mgmt_only', 'enabled', 'mac_address', 'kind', 'connected', 'cable_id', 'occupied', 'label',
-    'primary_mac_address', 'primary_mac_address_id', 'description', 'site_id', 'mark_connected', 'cable_end',
+    'device',
+    'type',
+    'mgmt_only',
+    'enabled',
+    'mac_address',
+    'kind',
+    'connected',
+    'cable_id',
+    'occupied',
+    'label',
+    'primary_mac_address',
+    'primary_mac_address_id',
+    'description',
+    'site_id',
+    'mark_connected',
+    'cable_end',
   ],
   'mac-addresses': ['device', 'device_id', 'interface', 'interface_id', 'assigned', 'primary', 'description'],
   cables: ['device', 'device_id', 'status', 'site', 'site_id', 'interface_id', 'label', 'termination_a_id', 'termination_b_id', 'type'],
@@ -256,7 +299,10 @@ export function applyOrdering<T extends object>(items: T[], ordering: string | n
     for (const t of terms) {
       const desc = t.startsWith('-');
       const key = (desc ? t.slice(1) : t) as keyof T;
-      const c = compare(key === ('time' as keyof T) ? (a as unknown as ChangeRec).micros : a[key], key === ('time' as keyof T) ? (b as unknown as ChangeRec).micros : b[key]);
+      const c = compare(
+        key === ('time' as keyof T) ? (a as unknown as ChangeRec).micros : a[key],
+        key === ('time' as keyof T) ? (b as unknown as ChangeRec).micros : b[key],
+      );
       if (c !== 0) return desc ? -c : c;
     }
     return compare((a as { id?: number }).id, (b as { id?: number }).id);

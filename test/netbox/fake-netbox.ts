@@ -164,7 +164,6 @@ const detail = (status: number, message: string): Answer => json(status, { detai
 const NOT_PROVIDED = 'Authentication credentials were not provided.';
 const NO_PERMISSION = 'You do not have permission to perform this action.';
 
-
 export class FakeNetBox {
   readonly model: FakeNetBoxModel;
   readonly version: string;
@@ -283,7 +282,7 @@ export class FakeNetBox {
     const token: TokenRec = {
       id: this.model.nextId('token'),
       version,
-      key: version === 2 ? options.key ?? alnum(12) : null,
+      key: version === 2 ? (options.key ?? alnum(12)) : null,
       // users/constants.py: TOKEN_CHARSET = ascii_letters + digits, TOKEN_DEFAULT_LENGTH = 40 (v1 and v2 alike).
       secret: options.secret ?? alnum(40),
       userId: user.id,
@@ -503,13 +502,15 @@ export class FakeNetBox {
    * Cables a node's interface to a port of a switch (both created when missing): the switch-port
    * fact an LLDP check compares with. Answers the ids.
    */
-  cableToSwitchPort(interfaceId: number, options: { switchName: string; port: string; label?: string }): {
+  cableToSwitchPort(
+    interfaceId: number,
+    options: { switchName: string; port: string; label?: string },
+  ): {
     cableId: number;
     switchId: number;
     switchPortId: number;
   } {
-    const switchId =
-      [...this.model.devices.values()].find((d) => d.name === options.switchName)?.id ?? this.addSwitch(options.switchName);
+    const switchId = [...this.model.devices.values()].find((d) => d.name === options.switchName)?.id ?? this.addSwitch(options.switchName);
     const switchPortId =
       [...this.model.interfaces.values()].find((i) => i.device === switchId && i.name === options.port)?.id ??
       this.addInterface({ deviceId: switchId, name: options.port, type: '10gbase-x-sfpp' });
@@ -654,7 +655,8 @@ export class FakeNetBox {
     if (!path.startsWith('/api/')) return html404(path);
     if (path === '/api/users/tokens/provision/' && method === 'POST') return this.#provision(origin, bodyText);
 
-    const m = /^\/api\/(status|dcim\/devices|dcim\/interfaces|dcim\/mac-addresses|dcim\/cables|extras\/journal-entries|core\/object-changes)\/(?:(\d+)\/)?$/.exec(path);
+    const m =
+      /^\/api\/(status|dcim\/devices|dcim\/interfaces|dcim\/mac-addresses|dcim\/cables|extras\/journal-entries|core\/object-changes)\/(?:(\d+)\/)?$/.exec(path);
     if (!m) {
       const withoutSlash = /^\/api\/[a-z/-]+[^/]$/.test(path);
       if (withoutSlash && method === 'GET') {
@@ -759,7 +761,10 @@ export class FakeNetBox {
           (d: DeviceRec) => this.model.deviceBrief(o, d),
           'Device',
           deviceFilters(this.model) as never,
-          { allowed: ['id', 'name', 'serial', 'status', 'created', 'last_updated'], fallback: (a: DeviceRec, b: DeviceRec) => compare(a.name, b.name) || a.id - b.id },
+          {
+            allowed: ['id', 'name', 'serial', 'status', 'created', 'last_updated'],
+            fallback: (a: DeviceRec, b: DeviceRec) => compare(a.name, b.name) || a.id - b.id,
+          },
         );
       case 'dcim/interfaces':
         if (method === 'PATCH' && id !== undefined) return this.#patchInterface(ctx, id, body);
@@ -772,7 +777,10 @@ export class FakeNetBox {
           (i: InterfaceRec) => this.model.interfaceBrief(o, i),
           'Interface',
           interfaceFilters() as never,
-          { allowed: ['id', 'name', 'device', 'created'], fallback: (a: InterfaceRec, b: InterfaceRec) => this.#byDevice(a.device, b.device) || compare(a.name, b.name) || a.id - b.id },
+          {
+            allowed: ['id', 'name', 'device', 'created'],
+            fallback: (a: InterfaceRec, b: InterfaceRec) => this.#byDevice(a.device, b.device) || compare(a.name, b.name) || a.id - b.id,
+          },
         );
       case 'dcim/mac-addresses':
         if (method === 'POST' && id === undefined) return this.#postMac(ctx, body);
@@ -823,7 +831,10 @@ export class FakeNetBox {
           'ObjectChange',
           changeFilters() as never,
           // ObjectChange.Meta.ordering = ['-time']
-          { allowed: ['id', 'time', 'user_name', 'action', 'changed_object_id', 'request_id'], fallback: (a: ChangeRec, b: ChangeRec) => b.micros - a.micros || b.id - a.id },
+          {
+            allowed: ['id', 'time', 'user_name', 'action', 'changed_object_id', 'request_id'],
+            fallback: (a: ChangeRec, b: ChangeRec) => b.micros - a.micros || b.id - a.id,
+          },
         );
       default:
         return html404(path);
@@ -839,7 +850,10 @@ export class FakeNetBox {
   // ---- authentication (netbox/netbox/api/authentication.py, 4.5+) -----------------------------------
 
   #authenticate(header: string | undefined): { user: UserRec; token: TokenRec } | { user: null } | { error: string } {
-    const parts = (header ?? '').trim().split(/\s+/).filter((p) => p !== '');
+    const parts = (header ?? '')
+      .trim()
+      .split(/\s+/)
+      .filter((p) => p !== '');
     if (parts.length === 0) return { user: null };
     if (!['token', 'bearer'].includes(parts[0]!.toLowerCase())) return { user: null }; // unrecognized scheme: ignored
     if (parts.length !== 2) {
@@ -946,12 +960,12 @@ export class FakeNetBox {
   #customFieldErrors(cf: unknown): Record<string, unknown> | undefined {
     if (cf === null || typeof cf !== 'object' || Array.isArray(cf)) {
       return {
-        custom_fields: [
-          'Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.',
-        ],
+        custom_fields: ['Invalid data format. Custom field data must be passed as a dictionary mapping field names to their values.'],
       };
     }
-    const unknown = Object.keys(cf).filter((k) => !this.model.customFields.has(k)).sort();
+    const unknown = Object.keys(cf)
+      .filter((k) => !this.model.customFields.has(k))
+      .sort();
     if (unknown.length === 0) return undefined;
     return {
       custom_fields: Object.fromEntries(unknown.map((k) => [k, `Custom field '${k}' does not exist for this object type.`])),

@@ -270,7 +270,9 @@ describe('interfaces, MACs, cables, journal, changelog', () => {
     expect(entry.status).toBe(201);
     expect(entry.body).toMatchObject({ kind: { value: 'warning', label: 'Warning' }, created_by: fake.fleetUser.id });
     expect(entry.body.created).toMatch(NETBOX_DATETIME);
-    expect((await api('POST', 'extras/journal-entries/', { assigned_object_type: 'dcim.device', assigned_object_id: node, kind: 'note', comments: 'x' })).body).toEqual({
+    expect(
+      (await api('POST', 'extras/journal-entries/', { assigned_object_type: 'dcim.device', assigned_object_id: node, kind: 'note', comments: 'x' })).body,
+    ).toEqual({
       kind: ['note is not a valid choice.'],
     });
     const mac = await api('POST', 'dcim/mac-addresses/', { mac_address: 'aa-bb-cc-00-11-22', assigned_object_type: 'dcim.interface', assigned_object_id: nic });
@@ -282,7 +284,9 @@ describe('interfaces, MACs, cables, journal, changelog', () => {
 
     const { body: changes } = await api('GET', `core/object-changes/?user_name=fleet&limit=1000`);
     const mine = (changes.results as Array<Record<string, any>>).filter((c) =>
-      [`extras.journalentry:${entry.body.id}`, `dcim.macaddress:${mac.body.id}`, `dcim.interface:${nic}`].includes(`${c['changed_object_type']}:${c['changed_object_id']}`),
+      [`extras.journalentry:${entry.body.id}`, `dcim.macaddress:${mac.body.id}`, `dcim.interface:${nic}`].includes(
+        `${c['changed_object_type']}:${c['changed_object_id']}`,
+      ),
     );
     expect(mine.map((c) => c['action']['value']).sort()).toEqual(['create', 'create', 'update']);
     for (const c of mine) {

@@ -398,7 +398,9 @@ describe('the fake NetBox replays the recorded answers of NetBox 4.5.10', () => 
   it('covers every recorded file, skipping none silently', () => {
     expect(ORDER.length).toBeGreaterThanOrEqual(131);
     const skipped = ORDER.filter((f) => f in SKIPPED);
-    console.info(`recorded-replay: ${ORDER.length - skipped.length} replayed, ${skipped.length} skipped:\n${skipped.map((f) => `  ${f}: ${SKIPPED[f]}`).join('\n')}`);
+    console.info(
+      `recorded-replay: ${ORDER.length - skipped.length} replayed, ${skipped.length} skipped:\n${skipped.map((f) => `  ${f}: ${SKIPPED[f]}`).join('\n')}`,
+    );
     for (const f of Object.keys(SKIPPED)) expect(ORDER).toContain(f);
     expect(ORDER.filter((f) => !(f in SKIPPED) && !replies.has(f))).toEqual([]);
     expect(skipped).toEqual(Object.keys(SKIPPED));

@@ -20,7 +20,6 @@ const rec = (name: string) => recorded<Recording>(`netbox-4.5-recorded/${name}`)
 const GENERATED_V1 = 'NetBoxGeneratedV1TokenPlaceholderXYZ0001';
 const GIVEN_HEX_V1 = 'f1ee7000000000000000000000000000000000a1';
 
-
 describe('v1 tokens of NetBox 4.5 (40 letters and digits)', () => {
   it('NetBox 4.5 accepted its generated, non-hex v1 token sent as Token <t>', () => {
     const r = rec('auth-generated-v1-token.json');

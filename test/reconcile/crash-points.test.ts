@@ -39,7 +39,9 @@ describe('fleetd killed during the pass that starts a run', () => {
       await h.reconciler.pass();
       await h.inventory.setDesiredAction(await h.device(), 'provision');
       const m = mortal(k);
-      await reconcilerOf(h, m.wrap(h.kube), m.wrap(h.inventory), m.wrap(h.store)).pass().catch(() => undefined);
+      await reconcilerOf(h, m.wrap(h.kube), m.wrap(h.inventory), m.wrap(h.store))
+        .pass()
+        .catch(() => undefined);
       const killed = m.died();
       // The restart: new process, same API server and database.
       const again = reconcilerOf(h, h.kube, h.inventory, h.store);
@@ -54,7 +56,10 @@ describe('fleetd killed during the pass that starts a run', () => {
       expect(d.lastRun, where).toBe(workflows[0]);
       // At least once: a kill between the line and the note that it was said makes the restart say it again.
       const betweenLineAndNote = m.refused() === 'note' && m.done.at(-1) === 'journal';
-      expect((await h.journal()).filter((l) => l.includes('started Workflow')), where).toHaveLength(betweenLineAndNote ? 2 : 1);
+      expect(
+        (await h.journal()).filter((l) => l.includes('started Workflow')),
+        where,
+      ).toHaveLength(betweenLineAndNote ? 2 : 1);
       const hw = (await h.objects('tinkerbell.org', 'hardware'))[0]!;
       expect(JSON.stringify(hw.spec), where).toContain('"allowPXE":true');
       const before = h.api.requests.length;
@@ -66,6 +71,15 @@ describe('fleetd killed during the pass that starts a run', () => {
       if (!killed) break;
     }
     // Every write of the pass was a kill point, in the pass's order.
-    expect(ends).toEqual(['before patch Hardware', 'before create Workflow', 'before create Job', 'before journal', 'before note', 'before recordRun', 'before forgetNotes', 'finished']);
+    expect(ends).toEqual([
+      'before patch Hardware',
+      'before create Workflow',
+      'before create Job',
+      'before journal',
+      'before note',
+      'before recordRun',
+      'before forgetNotes',
+      'finished',
+    ]);
   }, 300_000);
 });

@@ -19,7 +19,14 @@ let harnesses = 0;
 /** A node-1 with every field a run needs; `over` changes fields (null removes one). */
 export function nodeEntry(over: Record<string, unknown> = {}): Record<string, unknown> {
   const e: Record<string, unknown> = {
-    model: 'm720q', serial: 'SN1', class: 'worker', switch_port: 'Port 5', address: '10.0.1.11/24', bmc_type: 'amt', disk: '/dev/nvme0n1', disk_serial: 'S4EV1',
+    model: 'm720q',
+    serial: 'SN1',
+    class: 'worker',
+    switch_port: 'Port 5',
+    address: '10.0.1.11/24',
+    bmc_type: 'amt',
+    disk: '/dev/nvme0n1',
+    disk_serial: 'S4EV1',
   };
   for (const [k, v] of Object.entries(over)) {
     if (v === null) delete e[k];
@@ -51,7 +58,10 @@ export interface Harness {
   /** Write requests the API server saw, by verb and resource, since `since` requests. */
   writes(since?: number): string[];
   /** The objects of a resource in this harness's namespace, as the server holds them. */
-  objects(group: string, plural: string): Promise<Array<{ metadata: { name: string; labels?: Record<string, string> }; spec?: Record<string, unknown>; status?: Record<string, unknown> }>>;
+  objects(
+    group: string,
+    plural: string,
+  ): Promise<Array<{ metadata: { name: string; labels?: Record<string, string> }; spec?: Record<string, unknown>; status?: Record<string, unknown> }>>;
   /** Writes an object's status as its controller does (Tinkerbell, Rufio). */
   status(group: string, plural: string, name: string, status: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
@@ -71,7 +81,12 @@ export async function harness(server: CrdServer, nodes: Record<string, Record<st
   // The API server stamps creationTimestamp with its own clock; the test's clock starts there too.
   const now = { t: Math.floor(Date.now() / 1000) * 1000 };
   const config: ReconcileConfig = {
-    namespace: ns, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, configUrl: 'https://fleetd.lab:8443/v1/config', seedUrl: 'https://fleetd.lab:8443/v1/seed',
+    namespace: ns,
+    hookosWaitS: 600,
+    defaultGlobalTimeoutS: 3600,
+    corroborationS: 600,
+    configUrl: 'https://fleetd.lab:8443/v1/config',
+    seedUrl: 'https://fleetd.lab:8443/v1/seed',
   };
   const metrics = new Metrics();
   // The class inputs are there (as fleet render-class-inputs leaves them) unless a test says otherwise.
@@ -84,15 +99,37 @@ export async function harness(server: CrdServer, nodes: Record<string, Record<st
   }
   const device = async (name = 'node-1') => (await inventory.deviceByName(name))!;
   return {
-    server, api, ns, kube, inventory, store, db, reconciler, metrics, now, config, writeNodes, device,
+    server,
+    api,
+    ns,
+    kube,
+    inventory,
+    store,
+    db,
+    reconciler,
+    metrics,
+    now,
+    config,
+    writeNodes,
+    device,
     async attested(name, agoMs, mac = '52:54:00:12:34:56') {
-      await inventory.recordAttested(await device(name), { at: new Date(now.t - agoMs).toISOString(), mac, bootId: 'b', eks: {}, secureBoot: true, switchPort: 'Port 5' });
+      await inventory.recordAttested(await device(name), {
+        at: new Date(now.t - agoMs).toISOString(),
+        mac,
+        bootId: 'b',
+        eks: {},
+        secureBoot: true,
+        switchPort: 'Port 5',
+      });
     },
     async journal(name = 'node-1') {
       return (await inventory.journalOf(await device(name))).map((j) => `${j.kind}: ${j.message}`);
     },
     writes(since = 0) {
-      return api.requests.slice(since).filter((r) => !['get', 'list', 'watch'].includes(r.verb)).map((r) => `${r.verb} ${r.resource}${r.name ? ` ${r.name}` : ''}`);
+      return api.requests
+        .slice(since)
+        .filter((r) => !['get', 'list', 'watch'].includes(r.verb))
+        .map((r) => `${r.verb} ${r.resource}${r.name ? ` ${r.name}` : ''}`);
     },
     objects: async (group, plural) => (await server.objects(group, 'v1alpha1', plural, ns)) as never,
     status: (group, plural, name, status) => server.writeStatus(`${group}/v1alpha1`, plural, ns, name, status),

@@ -35,12 +35,18 @@ const allowPXE = async (x: Harness) => ((await objs(x, TB, 'hardware'))[0]!.spec
  */
 async function tinkerbell(x: Harness, name: string, status: { tasks?: Array<{ actions: Array<Record<string, unknown>> }> } & Record<string, unknown>) {
   const agent = '52:54:00:12:34:56';
-  const tasks = (status.tasks ?? []).map((t, i) => ({ id: `${name}-task-${i}`, name: 'provision', agentID: agent, ...t, actions: t.actions.map((a) => ({ id: `${name}-${String(a.name)}`, ...a })) }));
+  const tasks = (status.tasks ?? []).map((t, i) => ({
+    id: `${name}-task-${i}`,
+    name: 'provision',
+    agentID: agent,
+    ...t,
+    actions: t.actions.map((a) => ({ id: `${name}-${String(a.name)}`, ...a })),
+  }));
   await x.status(TB, 'workflows', name, { ...status, ...(status.tasks ? { tasks } : {}) });
 }
 
 describe('steady state', () => {
-  it('the first pass creates each device\'s Hardware and Machine; a second pass over an unchanged world writes nothing', async () => {
+  it("the first pass creates each device's Hardware and Machine; a second pass over an unchanged world writes nothing", async () => {
     h = await harness();
     await h.attested('node-1', 3_600_000);
     const first = await h.reconciler.pass();
@@ -79,14 +85,23 @@ describe('desired_action provision', () => {
     const name = `provision-node-1-${h.now.t / 1000}`;
     expect(h.writes(before)).toEqual(['patch hardware node-1', 'create workflows', 'create jobs']);
     expect(await allowPXE(h)).toBe(true);
-    expect((await objs(h, BMC, 'jobs'))[0]).toMatchObject({ metadata: { name }, spec: { machineRef: { name: 'node-1' }, tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }] } });
+    expect((await objs(h, BMC, 'jobs'))[0]).toMatchObject({
+      metadata: { name },
+      spec: {
+        machineRef: { name: 'node-1' },
+        tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }],
+      },
+    });
     const d = await h.device();
     expect(d.desiredAction).toBeUndefined();
     expect(d.lastRun).toBe(name);
     expect(await h.journal()).toEqual([`info: node-1: started Workflow ${name}; Rufio power-cycles it into a one-time PXE boot`]);
 
     h.now.t += 600_000;
-    await tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStart: new Date(h.now.t - 500_000).toISOString() }] }] });
+    await tinkerbell(h, name, {
+      state: 'SUCCESS',
+      tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStart: new Date(h.now.t - 500_000).toISOString() }] }],
+    });
     await h.reconciler.pass();
     expect(await allowPXE(h)).toBe(false);
     expect((await h.journal()).at(-1)).toBe(`success: node-1: Workflow ${name} succeeded`);
@@ -96,14 +111,28 @@ describe('desired_action provision', () => {
     expect(await h.journal()).toHaveLength(2);
   });
 
-  it('a node that attests from HookOS after its run succeeded: journaled once, and the alert\'s metric counts it', async () => {
+  it("a node that attests from HookOS after its run succeeded: journaled once, and the alert's metric counts it", async () => {
     h = await harness();
     await h.attested('node-1', 3_600_000);
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
     const name = `provision-node-1-${h.now.t / 1000}`;
     h.now.t += 600_000;
-    await tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'install', state: 'SUCCESS', executionStart: new Date(h.now.t - 300_000).toISOString(), executionStop: new Date(h.now.t - 200_000).toISOString() }] }] });
+    await tinkerbell(h, name, {
+      state: 'SUCCESS',
+      tasks: [
+        {
+          actions: [
+            {
+              name: 'install',
+              state: 'SUCCESS',
+              executionStart: new Date(h.now.t - 300_000).toISOString(),
+              executionStop: new Date(h.now.t - 200_000).toISOString(),
+            },
+          ],
+        },
+      ],
+    });
     await h.reconciler.pass();
     h.now.t += 120_000;
     await h.attested('node-1', 0);
@@ -112,17 +141,26 @@ describe('desired_action provision', () => {
     expect((await h.journal()).filter((l) => l.includes('booted HookOS'))).toEqual([
       `warning: node-1: the node booted HookOS and attested after Workflow ${name} succeeded, instead of booting its disk; its config stays unread. Fix its boot order so the disk comes before PXE, then set desired_action to provision`,
     ]);
-    expect(await h.metrics.registry.getSingleMetricAsString('fleet_node_booted_hookos_after_install_total')).toContain('fleet_node_booted_hookos_after_install_total{node="node-1"} 1');
+    expect(await h.metrics.registry.getSingleMetricAsString('fleet_node_booted_hookos_after_install_total')).toContain(
+      'fleet_node_booted_hookos_after_install_total{node="node-1"} 1',
+    );
   });
 
-  it('a machine that just attested from HookOS holding an intake\'s code starts as it is, and the run takes the code', async () => {
+  it("a machine that just attested from HookOS holding an intake's code starts as it is, and the run takes the code", async () => {
     h = await harness();
     await h.attested('node-1', 60_000);
-    h.store.recordInstallCode({ device: 'node-1', hostname: 'node-1', sha256: 'ab'.repeat(32), bootId: 'b', at: new Date(h.now.t - 60_000).toISOString(), run: null });
+    h.store.recordInstallCode({
+      device: 'node-1',
+      hostname: 'node-1',
+      sha256: 'ab'.repeat(32),
+      bootId: 'b',
+      at: new Date(h.now.t - 60_000).toISOString(),
+      run: null,
+    });
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
     const name = `provision-node-1-${h.now.t / 1000}`;
-    expect((await objs(h, BMC, 'jobs'))).toEqual([]);
+    expect(await objs(h, BMC, 'jobs')).toEqual([]);
     expect(await h.journal()).toEqual([`info: node-1: started Workflow ${name}, with the note that the machine attested from HookOS`]);
     expect(h.store.installCode('node-1')?.run).toBe(name);
   });
@@ -142,7 +180,7 @@ describe('desired_action provision', () => {
     await h.reconciler.pass();
     await h.reconciler.pass();
     expect(await h.journal()).toEqual(['warning: node-1 lacks install_disk_serial; the run waits for install_disk_serial']);
-    expect((await objs(h, TB, 'workflows'))).toEqual([]);
+    expect(await objs(h, TB, 'workflows')).toEqual([]);
     expect((await h.device()).desiredAction).toBe('provision');
   });
 
@@ -152,7 +190,18 @@ describe('desired_action provision', () => {
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     await h.reconciler.pass();
     const name = (await h.device()).lastRun!;
-    await tinkerbell(h, name, { state: 'FAILED', currentState: { actionName: 'install' }, tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS' }, { name: 'install', state: 'FAILED', message: 'action completed' }] }] });
+    await tinkerbell(h, name, {
+      state: 'FAILED',
+      currentState: { actionName: 'install' },
+      tasks: [
+        {
+          actions: [
+            { name: 'wipe-disk', state: 'SUCCESS' },
+            { name: 'install', state: 'FAILED', message: 'action completed' },
+          ],
+        },
+      ],
+    });
     await h.reconciler.pass();
     await h.reconciler.pass();
     expect((await h.journal()).slice(1)).toEqual([
@@ -165,9 +214,21 @@ describe('desired_action provision', () => {
     const second = (await h.device()).lastRun!;
     // The installed node fetched its config (so it turned active), then the run's last reports were lost.
     await h.inventory.setStatus(await h.device(), 'active');
-    await tinkerbell(h, second, { state: 'TIMEOUT', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS' }, { name: 'install', state: 'RUNNING', executionStart: new Date(h.now.t).toISOString() }] }] });
+    await tinkerbell(h, second, {
+      state: 'TIMEOUT',
+      tasks: [
+        {
+          actions: [
+            { name: 'wipe-disk', state: 'SUCCESS' },
+            { name: 'install', state: 'RUNNING', executionStart: new Date(h.now.t).toISOString() },
+          ],
+        },
+      ],
+    });
     await h.reconciler.pass();
-    expect((await h.journal()).at(-1)).toBe(`info: node-1: Workflow ${second} passed its global timeout while install was current; the node is active, so it has its install`);
+    expect((await h.journal()).at(-1)).toBe(
+      `info: node-1: Workflow ${second} passed its global timeout while install was current; the node is active, so it has its install`,
+    );
   });
 
   it('a run that never reported its first action within its global timeout is deleted, with its Job, and journaled', async () => {
@@ -180,7 +241,11 @@ describe('desired_action provision', () => {
     const before = h.api.requests.length;
     await h.reconciler.pass();
     expect(h.writes(before)).toEqual([`delete workflows ${name}`, `delete jobs ${name}`, 'patch hardware node-1']);
-    expect((await h.journal()).at(-1)).toMatch(new RegExp(`^warning: node-1: Workflow ${name} never reported its first action within its global timeout \\(3600 s\\); fleetd deleted it, and no later boot resumes it`));
+    expect((await h.journal()).at(-1)).toMatch(
+      new RegExp(
+        `^warning: node-1: Workflow ${name} never reported its first action within its global timeout \\(3600 s\\); fleetd deleted it, and no later boot resumes it`,
+      ),
+    );
     expect(await allowPXE(h)).toBe(false);
   });
 });
@@ -196,7 +261,10 @@ describe('desired_action retire', () => {
     expect(name).toMatch(/^retire-node-1-/);
     expect((await h.device()).status).toBe('decommissioning');
     h.now.t += 1_200_000;
-    await tinkerbell(h, name, { state: 'SUCCESS', tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStop: new Date(h.now.t - 900_000).toISOString() }] }] });
+    await tinkerbell(h, name, {
+      state: 'SUCCESS',
+      tasks: [{ actions: [{ name: 'wipe-disk', state: 'SUCCESS', executionStop: new Date(h.now.t - 900_000).toISOString() }] }],
+    });
     await h.status(BMC, 'machines', 'node-1', { powerState: power });
     await h.reconciler.pass();
     return { name, x: h };
@@ -210,7 +278,9 @@ describe('desired_action retire', () => {
 
   it('a success the BMC contradicts is a danger line, and the device stays decommissioning', async () => {
     const { name, x } = await retired('on');
-    expect((await x.journal()).at(-1)).toMatch(new RegExp(`^danger: node-1: Workflow ${name} reported success, but its BMC reports power on: the disk may not be wiped`));
+    expect((await x.journal()).at(-1)).toMatch(
+      new RegExp(`^danger: node-1: Workflow ${name} reported success, but its BMC reports power on: the disk may not be wiped`),
+    );
     expect((await x.device()).status).toBe('decommissioning');
   });
 });
@@ -224,8 +294,8 @@ describe('controller hygiene', () => {
     h.api.conflictNext(1, { resource: 'hardware' });
     const r = await h.reconciler.pass();
     expect(r.error).toBeUndefined();
-    expect((await objs(h, TB, 'workflows'))).toHaveLength(1);
-    expect((await objs(h, BMC, 'jobs'))).toHaveLength(1);
+    expect(await objs(h, TB, 'workflows')).toHaveLength(1);
+    expect(await objs(h, BMC, 'jobs')).toHaveLength(1);
     expect(await allowPXE(h)).toBe(true);
     expect(await h.journal()).toHaveLength(1);
   });
@@ -250,11 +320,11 @@ describe('controller hygiene', () => {
     await h.inventory.setDesiredAction(await h.device(), 'provision');
     h.api.failNext(1, { status: 500, verb: 'create', resource: 'jobs' });
     expect((await h.reconciler.pass()).error).toMatch(/create Job/);
-    expect((await objs(h, TB, 'workflows'))).toHaveLength(1);
+    expect(await objs(h, TB, 'workflows')).toHaveLength(1);
     expect((await h.device()).desiredAction).toBe('provision');
     await h.reconciler.pass();
-    expect((await objs(h, TB, 'workflows'))).toHaveLength(1);
-    expect((await objs(h, BMC, 'jobs'))).toHaveLength(1);
+    expect(await objs(h, TB, 'workflows')).toHaveLength(1);
+    expect(await objs(h, BMC, 'jobs')).toHaveLength(1);
     expect((await h.device()).desiredAction).toBeUndefined();
   });
 

@@ -19,7 +19,11 @@ afterEach(async () => {
 async function approvedRig(opts: RigOptions = {}, fields: Record<string, unknown> = {}) {
   rig = await startRig(opts);
   const g = await goldenTpm('a');
-  const device = await rig.declare({ approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer), ...fields });
+  const device = await rig.declare({
+    approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer),
+    approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer),
+    ...fields,
+  });
   return { r: rig, device };
 }
 
@@ -109,7 +113,7 @@ describe('admission rules on a real TPM', () => {
     expect(r.audits.filter((a) => a.audit === 'fleet.render')).toEqual([]);
   });
 
-  it('the rig\'s port is what the node declares', () => {
+  it("the rig's port is what the node declares", () => {
     expect(RIG_PORT).toBe('Port 5');
   });
 });

@@ -30,13 +30,20 @@ async function fleetd(r: Rig, dir: string, wrap: <T extends object>(p: T) => T) 
   const inventory = wrap(r.inventory);
   const store = wrap(r.store);
   const t = await testInstalls(join(r.dir, dir), inventory, store, () => undefined);
-  const service = new AttestationService({ runs: { open: async () => ({ name: 'provision-node-1-1764480000', kind: 'provision' }) }, inventory, store, audit: () => undefined, installs: t.installs, metrics: t.metrics });
+  const service = new AttestationService({
+    runs: { open: async () => ({ name: 'provision-node-1-1764480000', kind: 'provision' }) },
+    inventory,
+    store,
+    audit: () => undefined,
+    installs: t.installs,
+    metrics: t.metrics,
+  });
   const app = buildServer({ service, installs: t.installs, metrics: t.metrics });
   return { app, url: await listen(app, { host: '127.0.0.1', port: 0 }, false) };
 }
 
 describe('fleetd killed during an attestation', () => {
-  it('at every write, the agent\'s next try reaches the restarted fleetd and gets the one code that counts', async () => {
+  it("at every write, the agent's next try reaches the restarted fleetd and gets the one code that counts", async () => {
     const g = await goldenTpm('a');
     const ends: string[] = [];
     for (let k = 0; ; k++) {
@@ -51,7 +58,14 @@ describe('fleetd killed during an attestation', () => {
       const where = `killed after ${k} writes (${m.done.join(', ')}), before ${m.refused() ?? 'none'}`;
 
       const restarted = await fleetd(rig, 'restarted', (p) => p);
-      const next = await runAttestation({ tpm: rig.tpm, client: { baseUrl: restarted.url }, boot: rig.boot, installCodePath: rig.installCodePath, say, tries: 1 });
+      const next = await runAttestation({
+        tpm: rig.tpm,
+        client: { baseUrl: restarted.url },
+        boot: rig.boot,
+        installCodePath: rig.installCodePath,
+        say,
+        tries: 1,
+      });
       expect(next, where).toEqual({ kind: 'passed', installCode: true });
       const code = (await readFile(rig.installCodePath, 'utf8')).trim();
       const record = rig.store.installCode('node-1');

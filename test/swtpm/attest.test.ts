@@ -39,11 +39,22 @@ async function node(r: Rig, fields: Record<string, unknown>) {
 
 async function attest(r: Rig) {
   const lines: string[] = [];
-  const outcome = await runAttestation({ tpm: r.tpm, client: { baseUrl: r.url }, boot: r.boot, installCodePath: r.installCodePath, say: (l) => lines.push(l), tries: 1 });
+  const outcome = await runAttestation({
+    tpm: r.tpm,
+    client: { baseUrl: r.url },
+    boot: r.boot,
+    installCodePath: r.installCodePath,
+    say: (l) => lines.push(l),
+    tries: 1,
+  });
   return { outcome, lines };
 }
 
-const exists = (p: string) => stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  stat(p).then(
+    () => true,
+    () => false,
+  );
 
 /** The attestation wrote nothing: no verdict, MAC, facts, journal or code; the refusal lives in the audit line only. */
 async function expectNothingWritten(r: Rig) {
@@ -109,7 +120,12 @@ describe('admission on a real TPM (swtpm)', () => {
     const d = rig.inventory.record('node-1');
     expect(d?.verdict).toBe('attested');
     expect(d?.mac).toBe(rig.boot.mac);
-    expect(d?.attested).toMatchObject({ eks: Object.fromEntries(kinds.map((k) => [k, h[k]])), secureBoot: true, switchPort: RIG_PORT, bootId: rig.boot.bootId });
+    expect(d?.attested).toMatchObject({
+      eks: Object.fromEntries(kinds.map((k) => [k, h[k]])),
+      secureBoot: true,
+      switchPort: RIG_PORT,
+      bootId: rig.boot.bootId,
+    });
     expect(rig.store.installCode('node-1')).toBeNull();
     expect(rig.audits.find((a) => a.audit === 'attest.install')).toMatchObject({ issued: false, reason: 'no provision: auto-provision is off' });
     expect(await exists(rig.installCodePath)).toBe(false);
@@ -137,7 +153,7 @@ describe('admission on a real TPM (swtpm)', () => {
     expect(rig.audits.find((a) => a.audit === 'attest.install')).toMatchObject({ node: 'node-1', issued: true });
   });
 
-  it('refuses another TPM\'s EK (ek-hash-mismatch) and names the refused hash in the audit line', async () => {
+  it("refuses another TPM's EK (ek-hash-mismatch) and names the refused hash in the audit line", async () => {
     rig = await startRig({ machine: 'a' });
     const other = await hashesOf('b');
     const mine = await hashesOf('a');
@@ -159,7 +175,7 @@ describe('admission on a real TPM (swtpm)', () => {
     const { outcome, lines } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-missing' });
     expect(lines[0]).toBe('attest: FAILED ek-missing: this TPM proved no EK of a kind the entry approves');
-    expect(rig.audits[0]).toMatchObject({ verdict: 'ek-missing', reason: 'the TPM proved no eccp256 EK, which node-1\'s entry approves' });
+    expect(rig.audits[0]).toMatchObject({ verdict: 'ek-missing', reason: "the TPM proved no eccp256 EK, which node-1's entry approves" });
     await expectNothingWritten(rig);
   });
 

@@ -95,11 +95,23 @@ async function fakeMachine(r: Rig, cmdline: string): Promise<string> {
 }
 
 const agentArgs = (root: string, r: Rig, extra: string[] = []) => [
-  process.execPath, agentBundle, '--root', root, '--tpm', `unix:${r.swtpm.socketPath}`, '--console', join(root, 'console'), '--date-command', join(root, 'date'), '--retry-delay', '0', ...extra,
+  process.execPath,
+  agentBundle,
+  '--root',
+  root,
+  '--tpm',
+  `unix:${r.swtpm.socketPath}`,
+  '--console',
+  join(root, 'console'),
+  '--date-command',
+  join(root, 'date'),
+  '--retry-delay',
+  '0',
+  ...extra,
 ];
 
 describe('the HookOS entrypoint', () => {
-  it('sets the clock, finds the boot NIC, captures the switch\'s frame, attests, and writes the install code', async () => {
+  it("sets the clock, finds the boot NIC, captures the switch's frame, attests, and writes the install code", async () => {
     rig = await startRig();
     // The agent opens the TPM itself, as on a machine.
     await rig.tpm.close();
@@ -109,15 +121,52 @@ describe('the HookOS entrypoint', () => {
     const g = await goldenTpm('a');
     const { dir: inputs } = await classInputs(join(rig.dir, 'talos'));
     const nodes = join(rig.dir, 'fleet-nodes.yaml');
-    await writeFile(nodes, stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': {
-      model: 'm720q', serial: rig.boot.serial, class: 'worker', switch_port: RIG_PORT, address: '10.0.1.11/24', disk: '/dev/nvme0n1', disk_serial: 'S4EV1',
-      approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer),
-    } } }));
+    await writeFile(
+      nodes,
+      stringify({
+        ...RIG_CATALOGUE,
+        nodes: {
+          'node-1': {
+            model: 'm720q',
+            serial: rig.boot.serial,
+            class: 'worker',
+            switch_port: RIG_PORT,
+            address: '10.0.1.11/24',
+            disk: '/dev/nvme0n1',
+            disk_serial: 'S4EV1',
+            approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer),
+            approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer),
+          },
+        },
+      }),
+    );
     const state = join(rig.dir, 'fleetd');
-    const fleetd = await start([...TSX, 'cli/fleet.ts', 'serve', '--nodes', nodes, '--state', state, '--auto-provision', '--class-inputs', inputs, '--listen', '127.0.0.1:0', '--syslog-listen', 'off'], /listening on (\S+)/, pair.hostNs);
+    const fleetd = await start(
+      [
+        ...TSX,
+        'cli/fleet.ts',
+        'serve',
+        '--nodes',
+        nodes,
+        '--state',
+        state,
+        '--auto-provision',
+        '--class-inputs',
+        inputs,
+        '--listen',
+        '127.0.0.1:0',
+        '--syslog-listen',
+        'off',
+      ],
+      /listening on (\S+)/,
+      pair.hostNs,
+    );
     const ntp = await start([...TSX, 'test/agent/sntp-main.ts', '3600000'], /^(\d+)$/, pair.hostNs);
     const mac = (await run(['cat', `/sys/class/net/${pair.hostNic}/address`], pair.hostNs)).out.trim();
-    const root = await fakeMachine(rig, `console=ttyS0 fleet_attest_url=${fleetd.match[1]} fleet_ntp_server=127.0.0.1:${ntp.match[1]} tinkerbell_tls=true BOOTIF=01-${mac.replace(/:/g, '-')} worker_id=${mac}`);
+    const root = await fakeMachine(
+      rig,
+      `console=ttyS0 fleet_attest_url=${fleetd.match[1]} fleet_ntp_server=127.0.0.1:${ntp.match[1]} tinkerbell_tls=true BOOTIF=01-${mac.replace(/:/g, '-')} worker_id=${mac}`,
+    );
     // A code an earlier boot left: only this boot's pass may leave one.
     await mkdir(join(root, 'worker/fleet'), { recursive: true });
     await writeFile(join(root, 'worker/fleet/install_code'), 'stale');

@@ -50,7 +50,12 @@ interface Measured {
 export async function bootSimulatedFirmware(tpm: Tpm, bootApp = 'HookOS UKI'): Promise<Uint8Array> {
   const events: Measured[] = [
     { pcr: 0, type: EV_S_CRTM_VERSION, data: Buffer.from('fleet simulated firmware 1.0\0', 'utf16le') },
-    { pcr: 0, type: EV_EFI_PLATFORM_FIRMWARE_BLOB, data: Buffer.concat([Buffer.alloc(8, 0), Buffer.from([0, 0, 0x82, 0, 0, 0, 0, 0])]), measured: Buffer.from('firmware volume') },
+    {
+      pcr: 0,
+      type: EV_EFI_PLATFORM_FIRMWARE_BLOB,
+      data: Buffer.concat([Buffer.alloc(8, 0), Buffer.from([0, 0, 0x82, 0, 0, 0, 0, 0])]),
+      measured: Buffer.from('firmware volume'),
+    },
     { pcr: 7, type: EV_EFI_VARIABLE_DRIVER_CONFIG, data: variable(EFI_GLOBAL, 'SecureBoot', Buffer.from([1])) },
     { pcr: 7, type: EV_EFI_VARIABLE_DRIVER_CONFIG, data: variable(EFI_GLOBAL, 'PK', Buffer.from('platform key')) },
     { pcr: 7, type: EV_EFI_VARIABLE_DRIVER_CONFIG, data: variable(EFI_GLOBAL, 'KEK', Buffer.from('key exchange key')) },

@@ -29,7 +29,13 @@ async function setup(binding: 'a' | 'b') {
   const g = await goldenTpm(binding);
   await nb.declare([
     {
-      hostname: 'node-1', serial: rig.boot.serial, className: 'worker', switchPort: RIG_PORT, address: '10.0.1.11/24', disk: '/dev/nvme0n1', diskSerial: 'S4EV1',
+      hostname: 'node-1',
+      serial: rig.boot.serial,
+      className: 'worker',
+      switchPort: RIG_PORT,
+      address: '10.0.1.11/24',
+      disk: '/dev/nvme0n1',
+      diskSerial: 'S4EV1',
       binding: { rsa2048: ekHashOfCertificate(g.ekCertRsaDer), eccp256: ekHashOfCertificate(g.ekCertEccDer) },
     },
   ]);
@@ -44,7 +50,14 @@ async function setup(binding: 'a' | 'b') {
   const id = nb.ids.get('node-1')!;
   const attest = async () => {
     const lines: string[] = [];
-    await runAttestation({ tpm: rig!.tpm, client: { baseUrl: url }, boot: rig!.boot, installCodePath: rig!.installCodePath, say: (l) => lines.push(l), tries: 1 });
+    await runAttestation({
+      tpm: rig!.tpm,
+      client: { baseUrl: url },
+      boot: rig!.boot,
+      installCodePath: rig!.installCodePath,
+      say: (l) => lines.push(l),
+      tries: 1,
+    });
     return lines;
   };
   const writes = () => nb!.fake.changes({ type: 'dcim.device', id }).length + nb!.fake.changes({ type: 'extras.journalentry' }).length;
@@ -56,7 +69,13 @@ describe('admission with NetBox on a real TPM', () => {
     const { r, f, id, attest } = await setup('a');
     expect(await attest()).toEqual(['attest: PASSED', 'install code written']);
     const cf = f.fake.device(id).custom_fields;
-    expect(cf).toMatchObject({ attest_verdict: 'attested', attested_mac: r.boot.mac, attested_switch_port: RIG_PORT, attested_secure_boot: true, attested_boot_id: r.boot.bootId });
+    expect(cf).toMatchObject({
+      attest_verdict: 'attested',
+      attested_mac: r.boot.mac,
+      attested_switch_port: RIG_PORT,
+      attested_secure_boot: true,
+      attested_boot_id: r.boot.bootId,
+    });
     const d = (await f.inventory.deviceBySerial(r.boot.serial))!;
     expect(d.mac).toBe(r.boot.mac);
     expect((await f.inventory.journalOf(d)).map((j) => j.kind)).toEqual(['success', 'info']);
@@ -68,14 +87,20 @@ describe('admission with NetBox on a real TPM', () => {
     // Someone with NetBox access swaps the binding to the TPM they hold (machine a's).
     const a = await goldenTpm('a');
     f.fake.addUser('mallory');
-    f.fake.setCustomFieldAs('mallory', id, { approved_ek_hash: ekHashOfCertificate(a.ekCertRsaDer), approved_ek_hash_ecc: ekHashOfCertificate(a.ekCertEccDer) });
+    f.fake.setCustomFieldAs('mallory', id, {
+      approved_ek_hash: ekHashOfCertificate(a.ekCertRsaDer),
+      approved_ek_hash_ecc: ekHashOfCertificate(a.ekCertEccDer),
+    });
     const lines = await attest();
     expect(lines).toEqual(["attest: FAILED ek-binding-unauthored: the approved EK binding is not the one the trusted writer wrote; read the device's journal"]);
     const cf = f.fake.device(id).custom_fields;
     expect(cf).toMatchObject({ attest_verdict: 'ek-binding-unauthored', attested_mac: null, attested_at: null });
     const d = (await f.inventory.deviceBySerial(r.boot.serial))!;
     expect(await f.inventory.journalOf(d)).toEqual([
-      expect.objectContaining({ kind: 'danger', message: `node-1 was refused: approved_ek_hash was last written by mallory, not ${TERRAFORM}. Restore the binding from git and apply it again` }),
+      expect.objectContaining({
+        kind: 'danger',
+        message: `node-1 was refused: approved_ek_hash was last written by mallory, not ${TERRAFORM}. Restore the binding from git and apply it again`,
+      }),
     ]);
     expect(audits.find((l) => l.audit === 'attest.verdict')).toMatchObject({ verdict: 'ek-binding-unauthored', node: 'node-1' });
   });
@@ -85,7 +110,10 @@ describe('admission with NetBox on a real TPM', () => {
     const before = writes();
     f.fake.failNext(1000);
     const lines = await attest();
-    expect(lines).toEqual([expect.stringMatching(/^attest: try 1 failed: 127\.0\.0\.1:\d+ answered 500$/), 'attest: no verdict after 1 tries; read journalctl -u fleetd on the verifier']);
+    expect(lines).toEqual([
+      expect.stringMatching(/^attest: try 1 failed: 127\.0\.0\.1:\d+ answered 500$/),
+      'attest: no verdict after 1 tries; read journalctl -u fleetd on the verifier',
+    ]);
     f.fake.clearFaults();
     expect(writes()).toBe(before);
     expect(await metrics.registry.getSingleMetricAsString('fleet_errors_total')).toMatch(/^fleet_errors_total\{route="\/v1\/attest\/(start|finish)"\} [1-9]/m);

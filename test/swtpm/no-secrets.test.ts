@@ -26,7 +26,6 @@ afterEach(async () => {
   rig = kube = undefined;
 });
 
-
 function fetchText(url: string, ca: Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     get(url, { ca }, (res) => {
@@ -45,18 +44,55 @@ describe('secrets stay secret', () => {
     await rig.declare({ approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer) });
     const { dir: inputs, secrets } = await classInputs(join(rig.dir, 'talos'));
     const tls = join(rig.dir, 'tls');
-    execFileSync('sh', ['-c', `mkdir -p ${tls} && cd ${tls} && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout tls.key -out tls.crt -days 1 -subj /CN=fleetd -addext subjectAltName=IP:127.0.0.1`], { stdio: 'ignore' });
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        `mkdir -p ${tls} && cd ${tls} && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout tls.key -out tls.crt -days 1 -subj /CN=fleetd -addext subjectAltName=IP:127.0.0.1`,
+      ],
+      { stdio: 'ignore' },
+    );
     const ca = await readFile(join(tls, 'tls.crt'));
     const state = join(rig.dir, 'serve-state');
-    const args = ['--nodes', rig.nodesPath, '--state', state, '--auto-provision', '--listen', '127.0.0.1:0', '--cert', join(tls, 'tls.crt'), '--key', join(tls, 'tls.key'),
-      '--class-inputs', inputs, '--target-kubeconfig', kube.kubeconfigPath, '--kubeconfig', kube.kubeconfigPath, '--reconcile-interval', '1', '--config-url', 'https://fleetd.lab:8443/v1/config', '--syslog-listen', 'off'];
+    const args = [
+      '--nodes',
+      rig.nodesPath,
+      '--state',
+      state,
+      '--auto-provision',
+      '--listen',
+      '127.0.0.1:0',
+      '--cert',
+      join(tls, 'tls.crt'),
+      '--key',
+      join(tls, 'tls.key'),
+      '--class-inputs',
+      inputs,
+      '--target-kubeconfig',
+      kube.kubeconfigPath,
+      '--kubeconfig',
+      kube.kubeconfigPath,
+      '--reconcile-interval',
+      '1',
+      '--config-url',
+      'https://fleetd.lab:8443/v1/config',
+      '--syslog-listen',
+      'off',
+    ];
     const fleetd = await startFleetServe(args, { env: { ...process.env, FLEET_LOG_LEVEL: 'trace' } });
     const { url } = fleetd;
     const said: string[] = [];
 
     try {
       // The agent, then the installed node's fetches: its config, again, and a code nobody issued.
-      await runAttestation({ tpm: rig.tpm, client: { baseUrl: url, ca }, boot: rig.boot, installCodePath: rig.installCodePath, say: (l) => said.push(l), tries: 1 });
+      await runAttestation({
+        tpm: rig.tpm,
+        client: { baseUrl: url, ca },
+        boot: rig.boot,
+        installCodePath: rig.installCodePath,
+        say: (l) => said.push(l),
+        tries: 1,
+      });
       const code = (await readFile(rig.installCodePath, 'utf8')).trim();
       const config = await fetchText(`${url}/v1/config/${code}`, ca);
       expect(config.status).toBe(200);
@@ -79,10 +115,14 @@ describe('secrets stay secret', () => {
       ];
       // The list is right: the node's config holds each secret a node of its class gets.
       for (const s of [token, secrets.trustdinfo.token, secrets.cluster.secret]) expect(config.body).toContain(s);
-      expect(kube.objects('', 'secrets', 'kube-system').map((s) => Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString())).toEqual([token.split('.')[1]]);
+      expect(
+        kube.objects('', 'secrets', 'kube-system').map((s) => Buffer.from(String((s.data as Record<string, string>)['token-secret']), 'base64').toString()),
+      ).toEqual([token.split('.')[1]]);
 
       expect(await fleetd.stop()).toBe(0);
-      const show = execFileSync(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'inventory', 'show', 'node-1', '--nodes', rig.nodesPath, '--state', state], { encoding: 'utf8' });
+      const show = execFileSync(TSX[0], [...TSX.slice(1), 'cli/fleet.ts', 'inventory', 'show', 'node-1', '--nodes', rig.nodesPath, '--state', state], {
+        encoding: 'utf8',
+      });
       const files = await Promise.all((await readdir(state)).map((f) => readFile(join(state, f), 'latin1')));
       // Every object but the token Secret, which is where the token belongs.
       const objects = RESOURCES.filter((r) => r.plural !== 'secrets').flatMap((r) => kube!.objects(r.group, r.plural));
@@ -98,7 +138,14 @@ describe('secrets stay secret', () => {
       expect(metrics.body).toMatch(/^fleet_install_configs_served_total 1$/m);
       expect(objects.map((o) => o.kind)).toEqual(expect.arrayContaining(['Hardware', 'Lease']));
 
-      const haystacks = { emitted: text, journal: show, metrics: metrics.body, database: files.join('\n'), objects: JSON.stringify(objects), requests: requests.join('\n') };
+      const haystacks = {
+        emitted: text,
+        journal: show,
+        metrics: metrics.body,
+        database: files.join('\n'),
+        objects: JSON.stringify(objects),
+        requests: requests.join('\n'),
+      };
       for (const [where, hay] of Object.entries(haystacks)) {
         for (const s of secretValues) expect(hay.includes(s), `${where} holds a secret (${s.slice(0, 4)}…)`).toBe(false);
       }

@@ -38,7 +38,6 @@ export interface ProvisionedTpm {
   persistedEks: boolean;
 }
 
-
 /** Where swtpm_setup puts its P-384 EK and its cert (high range); a typical PC TPM has neither. */
 const SETUP_ECC_EK_HANDLE = '0x81010016';
 const SETUP_ECC_CERT_INDEX = '0x01C00016';
@@ -48,8 +47,19 @@ const EK_CERT_NV_ATTRS = 'ppwrite|writedefine|ppread|ownerread|authread|no_da|pl
 
 /** The TPM identity swtpm_setup 0.7.1 writes into the RSA cert, so both certs say the same. */
 const LOCALCA_TPM_ARGS = [
-  '--tpm-spec-family', '2.0', '--tpm-spec-level', '0', '--tpm-spec-revision', '164',
-  '--tpm-manufacturer', 'id:00001014', '--tpm-model', 'swtpm', '--tpm-version', 'id:20191023', '--tpm2',
+  '--tpm-spec-family',
+  '2.0',
+  '--tpm-spec-level',
+  '0',
+  '--tpm-spec-revision',
+  '164',
+  '--tpm-manufacturer',
+  'id:00001014',
+  '--tpm-model',
+  'swtpm',
+  '--tpm-version',
+  'id:20191023',
+  '--tpm2',
 ];
 
 const hex = (n: number): string => `0x${n.toString(16).toUpperCase().padStart(8, '0')}`;
@@ -66,8 +76,16 @@ export async function provisionTpm(dir: string, opts: ProvisionOptions = {}): Pr
   // RSA EK + cert at 0x01C00002 (and a P-384 EK we remove below); only the sha256 PCR bank,
   // as on current PCs. --lock-nvram write-locks the cert index like a shipped TPM's.
   await run('swtpm_setup', [
-    '--tpm2', '--tpmstate', stateDir, '--config', setupConf, '--create-ek-cert', '--lock-nvram',
-    '--pcr-banks', 'sha256', '--overwrite',
+    '--tpm2',
+    '--tpmstate',
+    stateDir,
+    '--config',
+    setupConf,
+    '--create-ek-cert',
+    '--lock-nvram',
+    '--pcr-banks',
+    'sha256',
+    '--overwrite',
   ]);
 
   const work = await mkdtemp(join(root, 'work-'));
@@ -84,8 +102,17 @@ export async function provisionTpm(dir: string, opts: ProvisionOptions = {}): Pr
     if (jwk.crv !== 'P-256' || !jwk.x || !jwk.y) throw new Error(`ECC EK is not P-256: ${jwk.crv}`);
     const point = `x=${b64urlToHex(jwk.x)},y=${b64urlToHex(jwk.y)},id=secp256r1`;
     await run('swtpm_localca', [
-      '--type', 'ek', '--ek', point, '--dir', work, ...LOCALCA_TPM_ARGS,
-      '--configfile', join(caDir, 'swtpm-localca.conf'), '--optsfile', join(caDir, 'swtpm-localca.options'),
+      '--type',
+      'ek',
+      '--ek',
+      point,
+      '--dir',
+      work,
+      ...LOCALCA_TPM_ARGS,
+      '--configfile',
+      join(caDir, 'swtpm-localca.conf'),
+      '--optsfile',
+      join(caDir, 'swtpm-localca.options'),
     ]);
     const ekCertEccDer = await readFile(join(work, 'ek.cert'));
     const ecc = hex(EK_INDEX.ecc.cert);
@@ -96,9 +123,7 @@ export async function provisionTpm(dir: string, opts: ProvisionOptions = {}): Pr
     if (!persistEks) await t(['evictcontrol', '-C', 'o', '-c', hex(EK_INDEX.rsa.persistent)]);
     const ekCertRsaDer = (await t(['nvread', hex(EK_INDEX.rsa.cert)])).raw;
 
-    const caCertPem =
-      (await readFile(join(caDir, 'issuercert.pem'), 'utf8')) +
-      (await readFile(join(caDir, 'swtpm-localca-rootca-cert.pem'), 'utf8'));
+    const caCertPem = (await readFile(join(caDir, 'issuercert.pem'), 'utf8')) + (await readFile(join(caDir, 'swtpm-localca-rootca-cert.pem'), 'utf8'));
     return { stateDir, caDir, caCertPem, ekCertRsaDer, ekCertEccDer, persistedEks: persistEks };
   } finally {
     await tpm.stop();
@@ -162,10 +187,7 @@ async function writeCaConfig(caDir: string): Promise<string> {
       '',
     ].join('\n'),
   );
-  await writeFile(
-    join(caDir, 'swtpm-localca.options'),
-    '--platform-manufacturer fleet\n--platform-version 2.1\n--platform-model swtpm\n',
-  );
+  await writeFile(join(caDir, 'swtpm-localca.options'), '--platform-manufacturer fleet\n--platform-version 2.1\n--platform-model swtpm\n');
   await writeFile(
     setupConf,
     [

@@ -32,7 +32,7 @@ export const RIG_PORT = 'Port 5';
 
 /** The models and classes every rig nodes file declares. */
 export const RIG_CATALOGUE = {
-  models: { 'm720q': { vendor: 'Lenovo' } },
+  models: { m720q: { vendor: 'Lenovo' } },
   classes: {
     worker: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' },
     controlplane: { payload: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5' },

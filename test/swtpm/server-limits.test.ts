@@ -14,7 +14,7 @@ afterEach(async () => {
   rig = undefined;
 });
 
-describe('the verifier\'s limits', () => {
+describe("the verifier's limits", () => {
   it('closes a connection whose request trickles in (no slow-loris)', async () => {
     rig = await startRig();
     const app = buildServer({ service: rig.service, requestTimeoutMs: 400 });
@@ -36,7 +36,14 @@ describe('the verifier\'s limits', () => {
 
   it('answers 429 to a peer that holds its share of sessions, and serves others', async () => {
     rig = await startRig();
-    const service = new AttestationService({ inventory: rig.inventory, store: rig.store, audit: () => undefined, installs: rig.install.installs, metrics: rig.install.metrics, sessions: new SessionStore(60_000, { perPeer: 3 }) });
+    const service = new AttestationService({
+      inventory: rig.inventory,
+      store: rig.store,
+      audit: () => undefined,
+      installs: rig.install.installs,
+      metrics: rig.install.metrics,
+      sessions: new SessionStore(60_000, { perPeer: 3 }),
+    });
     const app = buildServer({ service });
     const keys = await AttestationKeys.open(rig.tpm);
     const body = startRequest(keys, rig.boot);

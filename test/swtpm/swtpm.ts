@@ -43,11 +43,16 @@ export async function startSwtpm(stateDir: string, opts: StartSwtpmOptions = {})
     child = spawn(
       'swtpm',
       [
-        'socket', '--tpm2',
-        '--tpmstate', `dir=${absState}`,
-        '--server', `type=unixio,path=${socketPath}`,
-        '--ctrl', `type=unixio,path=${ctrlPath}`,
-        '--flags', 'not-need-init,startup-clear',
+        'socket',
+        '--tpm2',
+        '--tpmstate',
+        `dir=${absState}`,
+        '--server',
+        `type=unixio,path=${socketPath}`,
+        '--ctrl',
+        `type=unixio,path=${ctrlPath}`,
+        '--flags',
+        'not-need-init,startup-clear',
       ],
       { stdio: ['ignore', 'ignore', logFd] },
     );
@@ -106,9 +111,7 @@ export async function startSwtpm(stateDir: string, opts: StartSwtpmOptions = {})
     if (outcome === 'ready') break;
     if (outcome === 'exited') {
       const err = failure(
-        spawnError
-          ? `could not run swtpm: ${spawnError.message}`
-          : `exited during start (code ${child.exitCode}, signal ${child.signalCode})`,
+        spawnError ? `could not run swtpm: ${spawnError.message}` : `exited during start (code ${child.exitCode}, signal ${child.signalCode})`,
       );
       await stop();
       throw err;

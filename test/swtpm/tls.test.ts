@@ -13,10 +13,42 @@ import { startRig, type Rig } from './rig.js';
 async function makeCa(dir: string, name: string): Promise<{ ca: string; cert: Buffer; key: Buffer }> {
   const p = (f: string) => join(dir, `${name}-${f}`);
   const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore' });
-  ossl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('ca.key'), '-out', p('ca.pem'), '-days', '1', '-subj', `/CN=${name} CA`);
+  ossl(
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    p('ca.key'),
+    '-out',
+    p('ca.pem'),
+    '-days',
+    '1',
+    '-subj',
+    `/CN=${name} CA`,
+  );
   ossl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', '/CN=fleetd');
   await writeFile(p('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  ossl('x509', '-req', '-in', p('server.csr'), '-CA', p('ca.pem'), '-CAkey', p('ca.key'), '-CAcreateserial', '-out', p('server.pem'), '-days', '1', '-extfile', p('san.ext'));
+  ossl(
+    'x509',
+    '-req',
+    '-in',
+    p('server.csr'),
+    '-CA',
+    p('ca.pem'),
+    '-CAkey',
+    p('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    p('server.pem'),
+    '-days',
+    '1',
+    '-extfile',
+    p('san.ext'),
+  );
   return { ca: await readFile(p('ca.pem'), 'utf8'), cert: await readFile(p('server.pem')), key: await readFile(p('server.key')) };
 }
 
@@ -43,7 +75,14 @@ describe('the verifier over HTTPS', () => {
     try {
       const attest = async (ca: string) => {
         const lines: string[] = [];
-        const outcome = await runAttestation({ tpm: rig!.tpm, client: { baseUrl: url, ca }, boot: rig!.boot, installCodePath: rig!.installCodePath, say: (l) => lines.push(l), tries: 1 });
+        const outcome = await runAttestation({
+          tpm: rig!.tpm,
+          client: { baseUrl: url, ca },
+          boot: rig!.boot,
+          installCodePath: rig!.installCodePath,
+          say: (l) => lines.push(l),
+          tries: 1,
+        });
         return { outcome, lines };
       };
       const wrong = await attest(other.ca);

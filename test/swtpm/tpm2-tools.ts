@@ -38,12 +38,8 @@ export function tpm2(socketPath: string, args: string[], opts: Tpm2Options = {})
       (err, stdout, stderr) => {
         const errText = stderr.toString('utf8');
         if (err) {
-          const how = err.killed
-            ? `killed (${err.signal ?? 'timeout'})`
-            : typeof err.code === 'number' ? `exit ${err.code}` : err.message;
-          reject(
-            new Error(`tpm2 ${args.join(' ')}: ${how}\n${errText.trim()}`, { cause: err }),
-          );
+          const how = err.killed ? `killed (${err.signal ?? 'timeout'})` : typeof err.code === 'number' ? `exit ${err.code}` : err.message;
+          reject(new Error(`tpm2 ${args.join(' ')}: ${how}\n${errText.trim()}`, { cause: err }));
           return;
         }
         resolvePromise({ stdout: stdout.toString('utf8'), stderr: errText, raw: stdout });

@@ -26,7 +26,12 @@ export function fakeJournal(): FakeJournal {
   return {
     path,
     entries,
-    waitFor: (n, timeoutMs = 10_000) => waitUntil(() => entries.length >= n, timeoutMs, () => `${entries.length} of ${n} entries arrived`),
+    waitFor: (n, timeoutMs = 10_000) =>
+      waitUntil(
+        () => entries.length >= n,
+        timeoutMs,
+        () => `${entries.length} of ${n} entries arrived`,
+      ),
     close() {
       socket.close();
       rmSync(dir, { recursive: true, force: true });

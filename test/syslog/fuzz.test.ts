@@ -37,7 +37,9 @@ const mutated = fc.constantFrom(...CORPUS).chain((bytes) =>
       return copy;
     }),
     fc.nat({ max: bytes.length }).map((n) => bytes.subarray(0, n)),
-    fc.tuple(fc.nat({ max: bytes.length }), fc.uint8Array({ maxLength: 64 })).map(([at, extra]) => Buffer.concat([bytes.subarray(0, at), extra, bytes.subarray(at)])),
+    fc
+      .tuple(fc.nat({ max: bytes.length }), fc.uint8Array({ maxLength: 64 }))
+      .map(([at, extra]) => Buffer.concat([bytes.subarray(0, at), extra, bytes.subarray(at)])),
   ),
 );
 
@@ -64,12 +66,18 @@ describe('syslog parsing under fuzzing', () => {
   });
 
   it('survives mutations of the corpus', () => {
-    fc.assert(fc.property(mutated, (b) => survives(b)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(mutated, (b) => survives(b)),
+      { numRuns: 3000 },
+    );
   });
 
   it('survives random bytes, with and without a PRI', () => {
     const prefix = fc.constantFrom('', '<13>', '<13>1 ', '<165>1 - - - - - ', '<13>Nov 30 07:43:45 ');
-    fc.assert(fc.property(prefix, fc.uint8Array({ maxLength: 2048 }), (p, tail) => survives(Buffer.concat([Buffer.from(p), tail]))), { numRuns: 3000 });
+    fc.assert(
+      fc.property(prefix, fc.uint8Array({ maxLength: 2048 }), (p, tail) => survives(Buffer.concat([Buffer.from(p), tail]))),
+      { numRuns: 3000 },
+    );
   });
 
   it.each(PATHOLOGICAL.map((s) => [s.slice(0, 24), s] as const))('%j... (64 KiB) in linear time', (_head, s) => {

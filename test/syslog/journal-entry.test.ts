@@ -7,7 +7,11 @@ import { decodeJournalEntry, fieldMap } from './journal-decode.js';
 
 describe('the native protocol', () => {
   it('writes NAME=value, and a value with a newline length-prefixed', () => {
-    const entry = encodeJournalEntry([['A', 'x'], ['B', 'two\nlines'], ['C', Buffer.from([0xff, 0, 0x0a])]]);
+    const entry = encodeJournalEntry([
+      ['A', 'x'],
+      ['B', 'two\nlines'],
+      ['C', Buffer.from([0xff, 0, 0x0a])],
+    ]);
     expect(entry).toEqual(
       Buffer.concat([
         Buffer.from('A=x\nB\n'),
@@ -16,7 +20,11 @@ describe('the native protocol', () => {
         Buffer.from([3, 0, 0, 0, 0, 0, 0, 0, 0xff, 0, 0x0a, 0x0a]),
       ]),
     );
-    expect(decodeJournalEntry(entry).map(([n, v]) => [n, [...v]])).toEqual([['A', [...Buffer.from('x')]], ['B', [...Buffer.from('two\nlines')]], ['C', [0xff, 0, 0x0a]]]);
+    expect(decodeJournalEntry(entry).map(([n, v]) => [n, [...v]])).toEqual([
+      ['A', [...Buffer.from('x')]],
+      ['B', [...Buffer.from('two\nlines')]],
+      ['C', [0xff, 0, 0x0a]],
+    ]);
   });
 });
 
@@ -74,7 +82,11 @@ describe('capped', () => {
   it('never cuts a UTF-8 character in two', () => {
     // "aé€😀": 1 + 2 + 3 + 4 bytes.
     const v = Buffer.from('aé€😀');
-    const cuts = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((max) => capped(v, max).toString().replace(/ \[fleetd.*$/, ''));
+    const cuts = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((max) =>
+      capped(v, max)
+        .toString()
+        .replace(/ \[fleetd.*$/, ''),
+    );
     expect(cuts).toEqual(['a', 'a', 'aé', 'aé', 'aé', 'aé€', 'aé€', 'aé€', 'aé€']);
   });
 
@@ -100,7 +112,8 @@ describe('capped', () => {
     expect(JSON.stringify(fields)).not.toContain(code);
     // Not a code: too short, too long, a hash, a UUID.
     const hash = 'c0ffee'.repeat(10) + 'abcd';
-    for (const kept of ['/v1/config/abc', `/v1/config/${code}x`, `sha256:${hash}`, 'boot c2a8a028-2f5e-4fd5-83f9-b072486a55e2']) expect(withoutInstallCodes(Buffer.from(kept)).toString()).toBe(kept);
+    for (const kept of ['/v1/config/abc', `/v1/config/${code}x`, `sha256:${hash}`, 'boot c2a8a028-2f5e-4fd5-83f9-b072486a55e2'])
+      expect(withoutInstallCodes(Buffer.from(kept)).toString()).toBe(kept);
     const bytes = Buffer.from([0xc3, 0x28, 0x0a]);
     expect(withoutInstallCodes(bytes)).toBe(bytes);
   });

@@ -28,7 +28,13 @@ class FakeSink implements JournalSink {
 function rig(maxBytes = 1000) {
   const sink = new FakeSink();
   const counts = { written: 0, dropped: [] as DropReason[] };
-  const queue = new JournalQueue(sink, { maxBytes, retryMs: 100, reconnectMs: 1000, onWritten: () => counts.written++, onDropped: (r) => counts.dropped.push(r) });
+  const queue = new JournalQueue(sink, {
+    maxBytes,
+    retryMs: 100,
+    reconnectMs: 1000,
+    onWritten: () => counts.written++,
+    onDropped: (r) => counts.dropped.push(r),
+  });
   const push = (...s: string[]) => {
     for (const x of s) queue.push(Buffer.from(x));
   };

@@ -26,13 +26,22 @@ afterAll(async () => {
 /** Waits until the journal holds `n` entries matching `matches`, and answers them. */
 async function journalHolds(n: number, ...matches: string[]): Promise<Array<Record<string, unknown>>> {
   let entries: Array<Record<string, unknown>> = [];
-  await waitUntil(async () => (entries = await journald.entries(...matches)).length >= n, 10_000, () => `${entries.length} of ${n} entries match ${matches.join(' ')}`);
+  await waitUntil(
+    async () => (entries = await journald.entries(...matches)).length >= n,
+    10_000,
+    () => `${entries.length} of ${n} entries match ${matches.join(' ')}`,
+  );
   return entries;
 }
 
 describe('HookOS syslog into a real journald', () => {
   it('logger --rfc3164, --rfc5424 and busybox syslogd -R arrive with MESSAGE, PRIORITY, SYSLOG_IDENTIFIER, HOOKOS_HOST, HOOKOS_PROGRAM', async () => {
-    const receiver = await startSyslogReceiver({ listen: { host: '127.0.0.1', port: 0 }, journal: JournalSocket.open(journald.socketPath), metrics: new Metrics(), audit: () => undefined });
+    const receiver = await startSyslogReceiver({
+      listen: { host: '127.0.0.1', port: 0 },
+      journal: JournalSocket.open(journald.socketPath),
+      metrics: new Metrics(),
+      audit: () => undefined,
+    });
     const query = ['-t', 'hookos', 'HOOKOS_HOST=127.0.0.1'];
     let entries: Array<Record<string, unknown>>;
     try {
@@ -47,7 +56,12 @@ describe('HookOS syslog into a real journald', () => {
     const fields = ['MESSAGE', 'PRIORITY', 'SYSLOG_FACILITY', 'SYSLOG_IDENTIFIER', 'HOOKOS_HOST', 'HOOKOS_PROGRAM'];
     const view = (e: Record<string, unknown>) => Object.fromEntries(fields.map((f) => [f, e[f]]));
     const want = (MESSAGE: string, PRIORITY: number, SYSLOG_FACILITY: number, HOOKOS_PROGRAM: string) => ({
-      MESSAGE, PRIORITY: String(PRIORITY), SYSLOG_FACILITY: String(SYSLOG_FACILITY), SYSLOG_IDENTIFIER: 'hookos', HOOKOS_HOST: '127.0.0.1', HOOKOS_PROGRAM,
+      MESSAGE,
+      PRIORITY: String(PRIORITY),
+      SYSLOG_FACILITY: String(SYSLOG_FACILITY),
+      SYSLOG_IDENTIFIER: 'hookos',
+      HOOKOS_HOST: '127.0.0.1',
+      HOOKOS_PROGRAM,
     });
     expect(entries.map(view)).toEqual([
       want('cannot open /dev/sda', 3, 3, 'wipe-disk'),
@@ -60,7 +74,18 @@ describe('HookOS syslog into a real journald', () => {
   it('fleet serve --syslog-listen --journal-socket: the entries, the audit line, and the counters in /metrics', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fleet-serve-syslog-'));
     await writeFile(join(dir, 'nodes.yaml'), nodesYaml([]));
-    const fleetd = await startFleetServe(['--nodes', join(dir, 'nodes.yaml'), '--state', join(dir, 'state'), '--listen', '127.0.0.1:0', '--syslog-listen', '127.0.0.1:0', '--journal-socket', journald.socketPath]);
+    const fleetd = await startFleetServe([
+      '--nodes',
+      join(dir, 'nodes.yaml'),
+      '--state',
+      join(dir, 'state'),
+      '--listen',
+      '127.0.0.1:0',
+      '--syslog-listen',
+      '127.0.0.1:0',
+      '--journal-socket',
+      journald.socketPath,
+    ]);
     const { url, lines } = fleetd;
     try {
       const listening = lines.map((l) => (l.startsWith('{') ? (JSON.parse(l) as Record<string, unknown>) : {})).find((a) => a.audit === 'syslog.listening')!;

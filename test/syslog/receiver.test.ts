@@ -28,7 +28,13 @@ async function rig(host = '127.0.0.1', opts: Partial<SyslogReceiverOptions> = {}
   cleanups.push(() => journal.close());
   const metrics = new Metrics();
   const audits: Array<[string, Record<string, unknown>]> = [];
-  const receiver = await startSyslogReceiver({ listen: { host, port: 0 }, journal: JournalSocket.open(journal.path), metrics, audit: (e, f) => audits.push([e, f]), ...opts });
+  const receiver = await startSyslogReceiver({
+    listen: { host, port: 0 },
+    journal: JournalSocket.open(journal.path),
+    metrics,
+    audit: (e, f) => audits.push([e, f]),
+    ...opts,
+  });
   cleanups.push(() => receiver.close());
   return { journal, metrics, receiver, audits };
 }
@@ -39,16 +45,36 @@ async function counter(metrics: Metrics, name: string): Promise<Record<string, n
 }
 
 describe('the syslog receiver', () => {
-  it('logger --rfc3164 and --rfc5424 over UDP: one entry each, with the sender\'s address', async () => {
+  it("logger --rfc3164 and --rfc5424 over UDP: one entry each, with the sender's address", async () => {
     const { journal, receiver, metrics, audits } = await rig();
     await logger('127.0.0.1', receiver.port, ['--rfc3164', '-t', 'wipe-disk', '-p', 'daemon.err', '--id=812'], 'cannot open /dev/sda');
-    await logger('127.0.0.1', receiver.port, ['--rfc5424', '-t', 'tink-worker', '-p', 'local0.info', '--msgid', 'ACTION', '--sd-id', 'fleet@32473', '--sd-param', 'step="2"'], 'step done');
+    await logger(
+      '127.0.0.1',
+      receiver.port,
+      ['--rfc5424', '-t', 'tink-worker', '-p', 'local0.info', '--msgid', 'ACTION', '--sd-id', 'fleet@32473', '--sd-param', 'step="2"'],
+      'step done',
+    );
     await journal.waitFor(2);
     const [a, b] = journal.entries;
-    expect(a).toMatchObject({ MESSAGE: 'cannot open /dev/sda', PRIORITY: '3', SYSLOG_FACILITY: '3', SYSLOG_IDENTIFIER: 'hookos', HOOKOS_HOST: '127.0.0.1', HOOKOS_PROGRAM: 'wipe-disk', HOOKOS_PID: '812' });
+    expect(a).toMatchObject({
+      MESSAGE: 'cannot open /dev/sda',
+      PRIORITY: '3',
+      SYSLOG_FACILITY: '3',
+      SYSLOG_IDENTIFIER: 'hookos',
+      HOOKOS_HOST: '127.0.0.1',
+      HOOKOS_PROGRAM: 'wipe-disk',
+      HOOKOS_PID: '812',
+    });
     expect(a!.HOOKOS_HOSTNAME).toBeTruthy();
     expect(a!.SYSLOG_TIMESTAMP).toMatch(/^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d$/);
-    expect(b).toMatchObject({ MESSAGE: 'step done', PRIORITY: '6', SYSLOG_FACILITY: '16', HOOKOS_HOST: '127.0.0.1', HOOKOS_PROGRAM: 'tink-worker', HOOKOS_MSGID: 'ACTION' });
+    expect(b).toMatchObject({
+      MESSAGE: 'step done',
+      PRIORITY: '6',
+      SYSLOG_FACILITY: '16',
+      HOOKOS_HOST: '127.0.0.1',
+      HOOKOS_PROGRAM: 'tink-worker',
+      HOOKOS_MSGID: 'ACTION',
+    });
     expect(b!.HOOKOS_STRUCTURED_DATA).toContain('[fleet@32473 step="2"]');
     expect(b!.SYSLOG_TIMESTAMP).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(a!.HOOKOS_SYSLOG_ANOMALY ?? b!.HOOKOS_SYSLOG_ANOMALY).toBeUndefined();
@@ -58,14 +84,31 @@ describe('the syslog receiver', () => {
     expect(audits).toContainEqual(['syslog.listening', expect.objectContaining({ port: receiver.port, recvBufferBytes: receiver.recvBufferBytes })]);
   });
 
-  it('Docker\'s own syslog log driver, the sender HookOS uses for every container: one entry per line, under the container\'s tag', async () => {
+  it("Docker's own syslog log driver, the sender HookOS uses for every container: one entry per line, under the container's tag", async () => {
     const engine = await DockerEngine.start();
     cleanups.push(() => engine.stop());
     await engine.importPrograms('fleet-test/sender:1', ['/usr/bin/busybox']);
     const { journal, receiver } = await rig();
     // What HookOS's Docker does with an action's output (syslog_host on the kernel command line).
-    await engine.docker(['run', '--rm', '--network', 'none', '--log-driver', 'syslog', '--log-opt', `syslog-address=udp://127.0.0.1:${receiver.port}`,
-      '--log-opt', 'syslog-format=rfc3164', '--log-opt', 'tag=wipe-disk', 'fleet-test/sender:1', '/usr/bin/busybox', 'sh', '-c', 'echo "wipe: /dev/nvme0n1 reports the serial S4EV"; echo "wipe: no install code" >&2']);
+    await engine.docker([
+      'run',
+      '--rm',
+      '--network',
+      'none',
+      '--log-driver',
+      'syslog',
+      '--log-opt',
+      `syslog-address=udp://127.0.0.1:${receiver.port}`,
+      '--log-opt',
+      'syslog-format=rfc3164',
+      '--log-opt',
+      'tag=wipe-disk',
+      'fleet-test/sender:1',
+      '/usr/bin/busybox',
+      'sh',
+      '-c',
+      'echo "wipe: /dev/nvme0n1 reports the serial S4EV"; echo "wipe: no install code" >&2',
+    ]);
     await journal.waitFor(2);
     expect(journal.entries.map((e) => e.MESSAGE).sort()).toEqual(['wipe: /dev/nvme0n1 reports the serial S4EV', 'wipe: no install code']);
     for (const e of journal.entries) {
@@ -80,7 +123,9 @@ describe('the syslog receiver', () => {
   it('busybox syslogd -R (no host name, a newline at the end)', async () => {
     const { journal, receiver } = await rig();
     await busyboxRemote(receiver.port, () => journal.waitFor(BUSYBOX_LINES.length));
-    expect(journal.entries.map((e) => ({ program: e.HOOKOS_PROGRAM, severity: Number(e.PRIORITY), facility: Number(e.SYSLOG_FACILITY), message: e.MESSAGE }))).toEqual(BUSYBOX_LINES);
+    expect(
+      journal.entries.map((e) => ({ program: e.HOOKOS_PROGRAM, severity: Number(e.PRIORITY), facility: Number(e.SYSLOG_FACILITY), message: e.MESSAGE })),
+    ).toEqual(BUSYBOX_LINES);
     for (const e of journal.entries) {
       expect(e.HOOKOS_HOSTNAME).toBeUndefined();
       expect(e.HOOKOS_HOST).toBe('127.0.0.1');
@@ -115,10 +160,17 @@ describe('the syslog receiver', () => {
     const receiver = await startSyslogReceiver({ listen: { host: '127.0.0.1', port: 0 }, journal: JournalSocket.open(path), metrics, audit: () => undefined });
     cleanups.push(() => receiver.close());
     const n = 2000;
-    await sendRaw(receiver.port, Array.from({ length: n }, (_, i) => `<13>Nov 30 07:43:45 h p: ${i}`));
+    await sendRaw(
+      receiver.port,
+      Array.from({ length: n }, (_, i) => `<13>Nov 30 07:43:45 h p: ${i}`),
+    );
     const received = async () => (await counter(metrics, 'fleet_syslog_received_total'))['']!;
     const written = async () => (await counter(metrics, 'fleet_syslog_written_total'))[''] ?? 0;
-    await waitUntil(async () => (await received()) === n, 10_000, () => 'the receiver did not read every datagram while journald stalled');
+    await waitUntil(
+      async () => (await received()) === n,
+      10_000,
+      () => 'the receiver did not read every datagram while journald stalled',
+    );
     // All read while journald reads nothing: what its socket's queue could not take waits in ours.
     expect(await written()).toBeLessThan(n / 2);
     release();
@@ -131,16 +183,32 @@ describe('the syslog receiver', () => {
   it('a full queue drops the newest and counts them; the rest arrive', async () => {
     const { path, release, slow } = await slowJournal();
     const metrics = new Metrics();
-    const receiver = await startSyslogReceiver({ listen: { host: '127.0.0.1', port: 0 }, journal: JournalSocket.open(path), metrics, audit: () => undefined, maxQueueBytes: 20_000 });
+    const receiver = await startSyslogReceiver({
+      listen: { host: '127.0.0.1', port: 0 },
+      journal: JournalSocket.open(path),
+      metrics,
+      audit: () => undefined,
+      maxQueueBytes: 20_000,
+    });
     cleanups.push(() => receiver.close());
-    await sendRaw(receiver.port, Array.from({ length: 1000 }, (_, i) => `<13>Nov 30 07:43:45 h p: ${i}`));
+    await sendRaw(
+      receiver.port,
+      Array.from({ length: 1000 }, (_, i) => `<13>Nov 30 07:43:45 h p: ${i}`),
+    );
     const received = async () => (await counter(metrics, 'fleet_syslog_received_total'))['']!;
-    await waitUntil(async () => (await received()) === 1000, 10_000, () => 'the receiver did not read every datagram');
+    await waitUntil(
+      async () => (await received()) === 1000,
+      10_000,
+      () => 'the receiver did not read every datagram',
+    );
     release();
     let counts = { written: 0, dropped: 0 };
     await waitUntil(
       async () => {
-        counts = { written: (await counter(metrics, 'fleet_syslog_written_total'))[''] ?? 0, dropped: (await counter(metrics, 'fleet_syslog_dropped_total'))['queue-full'] ?? 0 };
+        counts = {
+          written: (await counter(metrics, 'fleet_syslog_written_total'))[''] ?? 0,
+          dropped: (await counter(metrics, 'fleet_syslog_dropped_total'))['queue-full'] ?? 0,
+        };
         return counts.written + counts.dropped === 1000;
       },
       10_000,
@@ -157,7 +225,11 @@ describe('the syslog receiver', () => {
     const flood = spawnSync('python3', ['-c', FLOOD, String(receiver.port), String(n)]);
     expect(flood.status).toBe(0);
     const total = async () => (await counter(metrics, 'fleet_syslog_received_total'))['']! + receiver.kernelDrops();
-    await waitUntil(() => journal.entries.length > 0, 5000, () => 'nothing arrived');
+    await waitUntil(
+      () => journal.entries.length > 0,
+      5000,
+      () => 'nothing arrived',
+    );
     const deadline = Date.now() + 5000;
     while ((await total()) < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(receiver.kernelDrops()).toBeGreaterThan(0);
@@ -169,7 +241,12 @@ describe('the syslog receiver', () => {
     const { receiver } = await rig();
     const journal = fakeJournal();
     cleanups.push(() => journal.close());
-    const err = await startSyslogReceiver({ listen: { host: '127.0.0.1', port: receiver.port }, journal: JournalSocket.open(journal.path), metrics: new Metrics(), audit: () => undefined }).catch((e: unknown) => e);
+    const err = await startSyslogReceiver({
+      listen: { host: '127.0.0.1', port: receiver.port },
+      journal: JournalSocket.open(journal.path),
+      metrics: new Metrics(),
+      audit: () => undefined,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FleetError);
     expect((err as FleetError).code).toBe('syslog-listen');
     expect((err as FleetError).message).toContain(`udp 127.0.0.1:${receiver.port}`);
@@ -208,7 +285,11 @@ async function slowJournal(): Promise<{ path: string; release: () => void; slow:
   const slow = new Promise<{ stdout: string }>((resolve, reject) =>
     child.once('exit', (code) => (code === 0 ? resolve({ stdout }) : reject(new Error(`the slow reader exited ${code}`)))),
   );
-  await waitUntil(() => existsSocket(path), 5000, () => 'the slow reader did not bind');
+  await waitUntil(
+    () => existsSocket(path),
+    5000,
+    () => 'the slow reader did not bind',
+  );
   return { path, release: () => child.stdin.end('go\n'), slow };
 }
 
@@ -246,6 +327,7 @@ function existsSocket(path: string): boolean {
 async function sendRaw(port: number, datagrams: string[]): Promise<void> {
   const { createSocket } = await import('node:dgram');
   const socket = createSocket('udp4');
-  for (const d of datagrams) await new Promise<void>((resolve, reject) => socket.send(Buffer.from(d), port, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
+  for (const d of datagrams)
+    await new Promise<void>((resolve, reject) => socket.send(Buffer.from(d), port, '127.0.0.1', (err) => (err ? reject(err) : resolve())));
   socket.close();
 }

@@ -28,7 +28,8 @@ const DIFFERENCES: Record<number, { rsyslogMessage: string; ours: string; reason
   18: {
     rsyslogMessage: '',
     ours: '[exampleSDID@32473 iut="3" eventSource= "Application" eventID="1011"][examplePriority@32473 class="high"]',
-    reason: 'STRUCTURED-DATA with a space after `=` breaks RFC 5424 §6.3.3 (PARAM-NAME "=" %d34): we keep it in MESSAGE (anomaly bad-structured-data) rather than read or drop it',
+    reason:
+      'STRUCTURED-DATA with a space after `=` breaks RFC 5424 §6.3.3 (PARAM-NAME "=" %d34): we keep it in MESSAGE (anomaly bad-structured-data) rather than read or drop it',
   },
   19: {
     rsyslogMessage: 'BOMAn application event log entry...',
@@ -37,7 +38,32 @@ const DIFFERENCES: Record<number, { rsyslogMessage: string; ours: string; reason
   },
 };
 
-const FACILITIES = ['kern', 'user', 'mail', 'daemon', 'auth', 'syslog', 'lpr', 'news', 'uucp', 'cron', 'authpriv', 'ftp', 'ntp', 'audit', 'alert', 'clock', 'local0', 'local1', 'local2', 'local3', 'local4', 'local5', 'local6', 'local7'];
+const FACILITIES = [
+  'kern',
+  'user',
+  'mail',
+  'daemon',
+  'auth',
+  'syslog',
+  'lpr',
+  'news',
+  'uucp',
+  'cron',
+  'authpriv',
+  'ftp',
+  'ntp',
+  'audit',
+  'alert',
+  'clock',
+  'local0',
+  'local1',
+  'local2',
+  'local3',
+  'local4',
+  'local5',
+  'local6',
+  'local7',
+];
 const SEVERITIES = ['emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -52,7 +78,14 @@ function rsyslogTime(ts: string | undefined): string {
 
 /** Our reading through rsyslog's template: the ways it may print what we do not keep. */
 function renderings(m: SyslogMessage, message: string): string[] {
-  const head = [m.facility * 8 + m.severity, FACILITIES[m.facility], SEVERITIES[m.severity], rsyslogTime(m.timestamp), m.hostname ?? '$RS_HOSTNAME', m.program ?? ''].join(',');
+  const head = [
+    m.facility * 8 + m.severity,
+    FACILITIES[m.facility],
+    SEVERITIES[m.severity],
+    rsyslogTime(m.timestamp),
+    m.hostname ?? '$RS_HOSTNAME',
+    m.program ?? '',
+  ].join(',');
   const tag = m.program === undefined ? '' : `${m.program}${m.pid === undefined ? '' : `[${m.pid}]`}`;
   return [tag, `${tag}:`].flatMap((t) => [`${head},${t},${message}`, `${head},${t}, ${message}`]);
 }

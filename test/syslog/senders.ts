@@ -38,9 +38,13 @@ read -r _ || true
  * everything (it is then stopped). Rejects if the script fails.
  */
 export async function busyboxRemote(port: number, until: () => Promise<void>): Promise<void> {
-  const child = spawn('setpriv', ['--pdeathsig', 'KILL', 'unshare', '--mount', '--pid', '--fork', '--kill-child', 'sh', '-c', BUSYBOX_SCRIPT, 'sh', String(port)], {
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'setpriv',
+    ['--pdeathsig', 'KILL', 'unshare', '--mount', '--pid', '--fork', '--kill-child', 'sh', '-c', BUSYBOX_SCRIPT, 'sh', String(port)],
+    {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve, reject) => {

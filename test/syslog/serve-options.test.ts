@@ -36,7 +36,13 @@ async function heldPort(): Promise<number> {
 async function start(o: Record<string, string>, defaults: { listen: string; journalSocket: string }) {
   const audits: Array<[string, Record<string, unknown>]> = [];
   const warnings: string[] = [];
-  const receiver = await startSyslog(o, new Metrics(), (e, f) => audits.push([e, f]), (l) => warnings.push(l), defaults);
+  const receiver = await startSyslog(
+    o,
+    new Metrics(),
+    (e, f) => audits.push([e, f]),
+    (l) => warnings.push(l),
+    defaults,
+  );
   if (receiver) cleanups.push(() => receiver.close());
   return { receiver, audits, warnings };
 }
@@ -58,7 +64,11 @@ describe('fleet serve --syslog-listen', () => {
     const socket = missingSocket();
     const { receiver, warnings, audits } = await start({}, { listen: '127.0.0.1:0', journalSocket: socket });
     expect(receiver).toBeUndefined();
-    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^fleetd: no HookOS syslog receiver: cannot reach journald at ${socket} .*give --syslog-listen HOST:PORT \\(or off\\)$`))]);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`^fleetd: no HookOS syslog receiver: cannot reach journald at ${socket} .*give --syslog-listen HOST:PORT \\(or off\\)$`),
+      ),
+    ]);
     expect(audits).toEqual([['syslog.error', { reason: expect.stringContaining('cannot reach journald') }]]);
   });
 

@@ -11,12 +11,30 @@ export const TOOLS = 'ghcr.io/lolwtf/tink-reprovision-tools:0.1.0';
 export const URLS = { configUrl: 'https://fleetd.lab:8443/v1/config', seedUrl: 'https://fleetd.lab:8443/v1/seed' };
 
 export const TALOS: NodeClass = { name: 'worker', payload: 'talos', installerImage: INSTALLER, controlPlane: false };
-export const NIXOS: NodeClass = { name: 'nixos', payload: 'nixos-image', imageUrl: 'https://images.lab/nixos.raw.zst', imageSha256: 'c'.repeat(64), controlPlane: false };
+export const NIXOS: NodeClass = {
+  name: 'nixos',
+  payload: 'nixos-image',
+  imageUrl: 'https://images.lab/nixos.raw.zst',
+  imageSha256: 'c'.repeat(64),
+  controlPlane: false,
+};
 
 export function device(hostname = 'node-1', over: Partial<Device> = {}): Device {
   return {
-    id: hostname, hostname, serial: `SN-${hostname}`, status: 'planned', controlPlane: false, className: 'worker', address: '10.0.1.11/24', switchPort: 'Port 5',
-    bmcType: 'amt', installDisk: '/dev/nvme0n1', installDiskSerial: 'S4EV', binding: {}, mac: MAC, ...over,
+    id: hostname,
+    hostname,
+    serial: `SN-${hostname}`,
+    status: 'planned',
+    controlPlane: false,
+    className: 'worker',
+    address: '10.0.1.11/24',
+    switchPort: 'Port 5',
+    bmcType: 'amt',
+    installDisk: '/dev/nvme0n1',
+    installDiskSerial: 'S4EV',
+    binding: {},
+    mac: MAC,
+    ...over,
   };
 }
 

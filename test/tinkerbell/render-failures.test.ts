@@ -11,7 +11,10 @@ beforeAll(() => renderBinary(), 600_000);
  * template_funcs.go, template_validator.go), with its own error texts; and what it lets through.
  */
 const NAME = 'provision-node-1-1764480000';
-const workflow = (map: Record<string, string> = { device_1: MAC }) => ({ metadata: { name: NAME, namespace: NS }, spec: { templateRef: 't', hardwareRef: 'node-1', hardwareMap: map } });
+const workflow = (map: Record<string, string> = { device_1: MAC }) => ({
+  metadata: { name: NAME, namespace: NS },
+  spec: { templateRef: 't', hardwareRef: 'node-1', hardwareMap: map },
+});
 const hardware = desiredHardware(device(), NS, true);
 
 const render = (template: string, map?: Record<string, string>) => renderWorkflow({ template, workflow: workflow(map), hardware });
@@ -29,7 +32,7 @@ const A1 = '      - name: a1\n        image: alpine:3\n        timeout: 10\n';
 const RENDER = `failed to parse template with ID ${NAME}: err: template: workflow-template:`;
 
 describe('rendering fails where Tinkerbell fails it', () => {
-  it('an undefined function, and the functions Sprig\'s hermetic map leaves out (env, now, randAlphaNum)', async () => {
+  it("an undefined function, and the functions Sprig's hermetic map leaves out (env, now, randAlphaNum)", async () => {
     expect(failed(await render('{{ nofunc 1 }}'))).toMatchObject({ stage: 'render', error: `${RENDER}1: function "nofunc" not defined` });
     for (const f of ['env "HOME"', 'expandenv "$HOME"', 'now', 'randAlphaNum 5', 'getHostByName "x"']) {
       expect(failed(await render(`{{ ${f} }}`)).error).toBe(`${RENDER}1: function "${f.split(' ')[0]}" not defined`);
@@ -43,18 +46,24 @@ describe('rendering fails where Tinkerbell fails it', () => {
     });
   });
 
-  it('fleet\'s provision Template with a Workflow whose hardwareMap lacks a key it reads', async () => {
+  it("fleet's provision Template with a Workflow whose hardwareMap lacks a key it reads", async () => {
     const wf = desiredWorkflow(device(), TALOS, 'provision', 1764480000, NS, URLS);
     delete (wf.spec!.hardwareMap as Record<string, string>).config_url;
     const r = failed(await renderWorkflow({ template: templateData('provision'), workflow: wf, hardware }));
     expect(r.stage).toBe('render');
-    expect(r.error).toMatch(/^failed to parse template with ID provision-node-1-1764480000: err: template: workflow-template:\d+:\d+: executing "workflow-template" at <\.config_url>: map has no entry for key "config_url"$/);
+    expect(r.error).toMatch(
+      /^failed to parse template with ID provision-node-1-1764480000: err: template: workflow-template:\d+:\d+: executing "workflow-template" at <\.config_url>: map has no entry for key "config_url"$/,
+    );
     expect(r.condition).toBe(`error rendering template: ${r.error}`);
   });
 
   it('a field the Go types lack (.Hardware) and a nil pointer on the way (fleet sets netboot, not ipxe)', async () => {
-    expect(failed(await render('{{ (index .Hardware.Interfaces 0).Foo }}')).error).toBe(`${RENDER}1:31: executing "workflow-template" at <0>: can't evaluate field Foo in type tinkerbell.Interface`);
-    expect(failed(await render('{{ (index .Hardware.Interfaces 0).Netboot.IPXE.URL }}')).error).toBe(`${RENDER}1:31: executing "workflow-template" at <0>: nil pointer evaluating *tinkerbell.IPXE.URL`);
+    expect(failed(await render('{{ (index .Hardware.Interfaces 0).Foo }}')).error).toBe(
+      `${RENDER}1:31: executing "workflow-template" at <0>: can't evaluate field Foo in type tinkerbell.Interface`,
+    );
+    expect(failed(await render('{{ (index .Hardware.Interfaces 0).Netboot.IPXE.URL }}')).error).toBe(
+      `${RENDER}1:31: executing "workflow-template" at <0>: nil pointer evaluating *tinkerbell.IPXE.URL`,
+    );
   });
 
   it('output over 256 KiB; exactly 256 KiB renders', async () => {
@@ -64,28 +73,40 @@ describe('rendering fails where Tinkerbell fails it', () => {
     // The padding comes out of the template engine, so it counts as rendered output.
     const viaTemplate = (n: number) => `{{ "${pad(n).replace(/\n/g, '\\n').replace(/"/g, '\\"')}" }}`;
     expect((await render(viaTemplate(262144))).ok).toBe(true);
-    expect(failed(await render(viaTemplate(262145)))).toMatchObject({ stage: 'render', error: `failed to parse template with ID ${NAME}: err: rendered template exceeds 262144 bytes` });
-    expect(failed(await render('{{ range until 300000 }}x{{ end }}')).error).toBe(`failed to parse template with ID ${NAME}: err: rendered template exceeds 262144 bytes`);
+    expect(failed(await render(viaTemplate(262145)))).toMatchObject({
+      stage: 'render',
+      error: `failed to parse template with ID ${NAME}: err: rendered template exceeds 262144 bytes`,
+    });
+    expect(failed(await render('{{ range until 300000 }}x{{ end }}')).error).toBe(
+      `failed to parse template with ID ${NAME}: err: rendered template exceeds 262144 bytes`,
+    );
   });
 
   it('a template that does not parse as a Go template', async () => {
     expect(failed(await render('{{ .device_1 '))).toMatchObject({ stage: 'render', error: `${RENDER}1: unclosed action` });
   });
 
-  it('YAML that does not parse, and a value of the wrong type: yaml.v3\'s error and the whole rendered text', async () => {
+  it("YAML that does not parse, and a value of the wrong type: yaml.v3's error and the whole rendered text", async () => {
     const bad = template(`${A1}      - name: [\n`);
     const r = failed(await render(bad));
     expect(r.stage).toBe('parse');
     expect(r.error).toBe(`parsing yaml data: err: yaml: line 11: did not find expected node content, content: ${r.rendered}`);
     const typed = failed(await render(template('      - name: a1\n        image: alpine:3\n        timeout: 90s\n')));
-    expect(typed.error).toBe(`parsing yaml data: err: yaml: unmarshal errors:\n  line 10: cannot unmarshal !!str \`90s\` into int64, content: ${typed.rendered}`);
+    expect(typed.error).toBe(
+      `parsing yaml data: err: yaml: unmarshal errors:\n  line 10: cannot unmarshal !!str \`90s\` into int64, content: ${typed.rendered}`,
+    );
   });
 
   it('duplicate action names within a task, duplicate task names, no task at all', async () => {
-    expect(failed(await render(template(A1 + A1)))).toMatchObject({ stage: 'validate', error: 'validating workflow template: two actions in a task cannot have same name: a1' });
+    expect(failed(await render(template(A1 + A1)))).toMatchObject({
+      stage: 'validate',
+      error: 'validating workflow template: two actions in a task cannot have same name: a1',
+    });
     const twice = `version: "0.1"\nname: t\ntasks:\n  - name: t1\n    worker: "{{.device_1}}"\n    actions:\n${A1}  - name: t1\n    worker: "{{.device_1}}"\n    actions:\n${A1}`;
     expect(failed(await render(twice)).error).toBe('validating workflow template: two tasks in a template cannot have same name (t1)');
-    expect(failed(await render('version: "0.1"\nname: t\ntasks: []\n')).error).toBe('validating workflow template: template must have at least one task defined');
+    expect(failed(await render('version: "0.1"\nname: t\ntasks: []\n')).error).toBe(
+      'validating workflow template: template must have at least one task defined',
+    );
   });
 
   it('names empty or of 200 bytes or more (the bound is strict), for the workflow, a task and an action', async () => {
@@ -98,8 +119,12 @@ describe('rendering fails where Tinkerbell fails it', () => {
   });
 
   it('an image that is no reference (distribution/reference): upper case, empty', async () => {
-    expect(failed(await render(template(A1.replace('alpine:3', 'Alpine:3')))).error).toBe('validating workflow template: invalid action image (Alpine:3): invalid reference format: repository name (library/Alpine) must be lowercase');
-    expect(failed(await render(template('      - name: a1\n        timeout: 10\n'))).error).toBe('validating workflow template: invalid action image (): invalid reference format');
+    expect(failed(await render(template(A1.replace('alpine:3', 'Alpine:3')))).error).toBe(
+      'validating workflow template: invalid action image (Alpine:3): invalid reference format: repository name (library/Alpine) must be lowercase',
+    );
+    expect(failed(await render(template('      - name: a1\n        timeout: 10\n'))).error).toBe(
+      'validating workflow template: invalid action image (): invalid reference format',
+    );
   });
 
   it('a task whose worker renders empty: the whole template data in the error', async () => {
@@ -113,7 +138,7 @@ describe('rendering fails where Tinkerbell fails it', () => {
 });
 
 describe('and what Tinkerbell lets through', () => {
-  it('a parameter holding a double quote ends the Template\'s string early: wipe-disk gets another serial than the Workflow carries (so fleetd starts no such run)', async () => {
+  it("a parameter holding a double quote ends the Template's string early: wipe-disk gets another serial than the Workflow carries (so fleetd starts no such run)", async () => {
     const wf = desiredWorkflow(device('node-1', { installDiskSerial: 'S4EV" #' }), TALOS, 'provision', 1764480000, NS, URLS);
     const r = await renderWorkflow({ template: templateData('provision'), workflow: wf, hardware });
     if (!r.ok) throw new Error(r.error);
@@ -124,14 +149,16 @@ describe('and what Tinkerbell lets through', () => {
   it('a task without actions, an action without timeout or command, unknown keys, unquoted booleans and numbers as strings', async () => {
     const none = await render('version: "0.1"\nname: t\ntasks:\n  - name: t1\n    worker: "{{.device_1}}"\n');
     expect(none.ok && none.tasks).toEqual([expect.objectContaining({ name: 't1', agentID: MAC, actions: [] })]);
-    const loose = await render(template('      - name: a1\n        image: alpine\n        retries: 3\n        environment:\n          X: true\n          Y: 3\n'));
+    const loose = await render(
+      template('      - name: a1\n        image: alpine\n        retries: 3\n        environment:\n          X: true\n          Y: 3\n'),
+    );
     if (!loose.ok) throw new Error(loose.error);
     expect(loose.globalTimeout).toBe(60);
     const a = loose.tasks[0]!.actions[0]!;
     expect(a).toEqual({ id: a.id, name: 'a1', image: 'alpine', environment: { X: 'true', Y: '3' }, state: 'PENDING' });
   });
 
-  it('Tinkerbell\'s functions: formatPartition, netmaskToPrefixLength, toYaml, fromYaml; Sprig 3.3.0\'s sha512sum and camelcase', async () => {
+  it("Tinkerbell's functions: formatPartition, netmaskToPrefixLength, toYaml, fromYaml; Sprig 3.3.0's sha512sum and camelcase", async () => {
     const r = await render(
       [
         '# {{ formatPartition "/dev/nvme0n1" 2 }} {{ formatPartition "/dev/sda" 1 }} {{ formatPartition "/dev/disk/by-id/x" 3 }}',
@@ -148,12 +175,18 @@ describe('and what Tinkerbell lets through', () => {
       '# [1,2] a: x,b: 1',
       `# ddaf35a19361 FooBar ${MAC} [map[device:/dev/nvme0n1]]`,
     ]);
-    expect(failed(await render('{{ netmaskToPrefixLength "x" }}')).error).toBe(`${RENDER}1:3: executing "workflow-template" at <netmaskToPrefixLength "x">: error calling netmaskToPrefixLength: invalid netmask format: x`);
-    expect(failed(await render('{{ netmaskToPrefixLength "::1" }}')).error).toBe(`${RENDER}1:3: executing "workflow-template" at <netmaskToPrefixLength "::1">: error calling netmaskToPrefixLength: netmask must be IPv4: ::1`);
-    expect(failed(await render('{{ fromYaml "" }}')).error).toBe(`${RENDER}1:3: executing "workflow-template" at <fromYaml "">: error calling fromYaml: fromYaml: empty YAML input`);
+    expect(failed(await render('{{ netmaskToPrefixLength "x" }}')).error).toBe(
+      `${RENDER}1:3: executing "workflow-template" at <netmaskToPrefixLength "x">: error calling netmaskToPrefixLength: invalid netmask format: x`,
+    );
+    expect(failed(await render('{{ netmaskToPrefixLength "::1" }}')).error).toBe(
+      `${RENDER}1:3: executing "workflow-template" at <netmaskToPrefixLength "::1">: error calling netmaskToPrefixLength: netmask must be IPv4: ::1`,
+    );
+    expect(failed(await render('{{ fromYaml "" }}')).error).toBe(
+      `${RENDER}1:3: executing "workflow-template" at <fromYaml "">: error calling fromYaml: fromYaml: empty YAML input`,
+    );
   });
 
-  it('the condition message joins the denied references\' errors before the render\'s', async () => {
+  it("the condition message joins the denied references' errors before the render's", async () => {
     const hw = { ...hardware, spec: { ...hardware.spec, references: { cfg: { name: 'x', namespace: NS, group: '', version: 'v1', resource: 'configmaps' } } } };
     const r = failed(await renderWorkflow({ template: '{{ .references.cfg }}', workflow: workflow(), hardware: hw }));
     expect(r.condition).toBe(`error rendering template: reference denied\n${r.error}`);

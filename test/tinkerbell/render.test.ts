@@ -24,11 +24,27 @@ const EFIVARS = ['/sys/firmware/efi/efivars:/sys/firmware/efi/efivars'];
 
 /** Each action's name, image, timeout, command, volumes, pid and environment, in order. */
 function actions(r: RenderSuccess) {
-  return r.tasks[0]!.actions.map(({ name, image, timeout, command, volumes, pid, environment, state }) => ({ name, image, timeout, command, volumes, pid, environment, state }));
+  return r.tasks[0]!.actions.map(({ name, image, timeout, command, volumes, pid, environment, state }) => ({
+    name,
+    image,
+    timeout,
+    command,
+    volumes,
+    pid,
+    environment,
+    state,
+  }));
 }
 
 const action = (name: string, timeout: number, environment: Record<string, string>, more: { volumes?: string[]; pid?: string } = {}) => ({
-  name, image: TOOLS, timeout, command: command(name), volumes: more.volumes, pid: more.pid, environment, state: 'PENDING',
+  name,
+  image: TOOLS,
+  timeout,
+  command: command(name),
+  volumes: more.volumes,
+  pid: more.pid,
+  environment,
+  state: 'PENDING',
 });
 
 describe("fleet's Templates as Tinkerbell renders them", () => {
@@ -37,10 +53,22 @@ describe("fleet's Templates as Tinkerbell renders them", () => {
     expect(r.agentID).toBe(MAC);
     expect(r.globalTimeout).toBe(3600);
     expect(r.tasks).toHaveLength(1);
-    expect(r.tasks[0]).toMatchObject({ name: 'provision', agentID: MAC, volumes: ['/dev:/dev', '/sys:/sys:ro', '/worker/fleet:/tmp/fleet', '/var/run/docker.sock:/var/run/docker.sock'] });
+    expect(r.tasks[0]).toMatchObject({
+      name: 'provision',
+      agentID: MAC,
+      volumes: ['/dev:/dev', '/sys:/sys:ro', '/worker/fleet:/tmp/fleet', '/var/run/docker.sock:/var/run/docker.sock'],
+    });
     const disk = { INSTALL_DISK: '/dev/nvme0n1' };
     expect(actions(r)).toEqual([
-      action('wipe-disk', 900, { WIPE: 'true', ...disk, INSTALL_DISK_SERIAL: 'S4EV', INSTALL: 'true', OS: 'talos', INSTALLER_IMAGE: INSTALLER, CONFIG_URL: URLS.configUrl }),
+      action('wipe-disk', 900, {
+        WIPE: 'true',
+        ...disk,
+        INSTALL_DISK_SERIAL: 'S4EV',
+        INSTALL: 'true',
+        OS: 'talos',
+        INSTALLER_IMAGE: INSTALLER,
+        CONFIG_URL: URLS.configUrl,
+      }),
       action('install', 1800, { INSTALL: 'true', ...disk, INSTALLER_IMAGE: INSTALLER, CONFIG_URL: URLS.configUrl }),
       action('next-boot', 120, { OS: 'talos', ...disk }, { volumes: EFIVARS }),
       action('reboot', 90, { POWER_OFF: 'false' }, { pid: 'host' }),
@@ -64,7 +92,15 @@ describe("fleet's Templates as Tinkerbell renders them", () => {
     const { r } = await renderRun('retire', TALOS);
     expect(r.tasks[0]!.agentID).toBe(MAC);
     expect(actions(r)).toEqual([
-      action('wipe-disk', 900, { WIPE: 'true', INSTALL_DISK: '/dev/nvme0n1', INSTALL_DISK_SERIAL: 'S4EV', INSTALL: 'false', OS: '', INSTALLER_IMAGE: '', CONFIG_URL: '' }),
+      action('wipe-disk', 900, {
+        WIPE: 'true',
+        INSTALL_DISK: '/dev/nvme0n1',
+        INSTALL_DISK_SERIAL: 'S4EV',
+        INSTALL: 'false',
+        OS: '',
+        INSTALLER_IMAGE: '',
+        CONFIG_URL: '',
+      }),
       action('install', 1800, { INSTALL: 'false', INSTALL_DISK: '/dev/nvme0n1', INSTALLER_IMAGE: '', CONFIG_URL: '' }),
       action('next-boot', 120, { OS: '', INSTALL_DISK: '/dev/nvme0n1' }, { volumes: EFIVARS }),
       action('reboot', 90, { POWER_OFF: 'true' }, { pid: 'host' }),
@@ -72,13 +108,20 @@ describe("fleet's Templates as Tinkerbell renders them", () => {
   });
 
   it('carries no install code: the hardwareMap is the run parameters only, and every value an action gets is one of them', async () => {
-    for (const [kind, cls] of [['provision', TALOS], ['provision', NIXOS], ['retire', TALOS]] as const) {
+    for (const [kind, cls] of [
+      ['provision', TALOS],
+      ['provision', NIXOS],
+      ['retire', TALOS],
+    ] as const) {
       const { r, map } = await renderRun(kind, cls);
       expect(Object.keys(map).sort()).toEqual([...HARDWARE_MAP_KEYS].sort());
       const values = new Set(Object.values(map));
       for (const a of r.tasks[0]!.actions) {
         for (const [k, v] of Object.entries(a.environment ?? {})) expect(values.has(v), `${a.name} ${k}=${v}`).toBe(true);
-        expect(Object.keys(a.environment ?? {}).some((k) => /CODE|TOKEN|SECRET/.test(k)), a.name).toBe(false);
+        expect(
+          Object.keys(a.environment ?? {}).some((k) => /CODE|TOKEN|SECRET/.test(k)),
+          a.name,
+        ).toBe(false);
       }
     }
   });

@@ -73,13 +73,18 @@ async function renderedRun(unix: number): Promise<Run> {
   if (!r.ok) throw new Error(r.error);
   const v = await run.controller(rendered(r, at(0)));
   expect(v).toMatchObject({ state: 'pending', current: null, globalTimeout: 3600 });
-  expect(v.actions.map((a) => [a.name, a.state])).toEqual([['wipe-disk', 'pending'], ['install', 'pending'], ['next-boot', 'pending'], ['reboot', 'pending']]);
+  expect(v.actions.map((a) => [a.name, a.state])).toEqual([
+    ['wipe-disk', 'pending'],
+    ['install', 'pending'],
+    ['next-boot', 'pending'],
+    ['reboot', 'pending'],
+  ]);
   return run;
 }
 
 const states = (v: WorkflowView) => v.actions.map((a) => a.state);
 
-describe('Tinkerbell\'s statuses, written through the real CRD server, as fleetd reads them', () => {
+describe("Tinkerbell's statuses, written through the real CRD server, as fleetd reads them", () => {
   it('served, running, done, next served, failed: the state and the action the run is at', async () => {
     const run = await renderedRun(1764480000);
     expect(await run.tinkServer(actionServed(run.status, MAC))).toMatchObject({ state: 'pending', current: 'wipe-disk' });
@@ -105,7 +110,7 @@ describe('Tinkerbell\'s statuses, written through the real CRD server, as fleetd
     expect(failed.actions[1]!.message).toBe('action completed');
   });
 
-  it('every action succeeds: POST, then the controller\'s post step makes it SUCCESS', async () => {
+  it("every action succeeds: POST, then the controller's post step makes it SUCCESS", async () => {
     const run = await renderedRun(1764480001);
     let t = 0;
     for (const name of ['wipe-disk', 'install', 'next-boot', 'reboot']) {
@@ -142,12 +147,15 @@ describe('Tinkerbell\'s statuses, written through the real CRD server, as fleetd
     expect(states(v)).toEqual(['success', 'running', 'pending', 'pending']);
   });
 
-  it('a Template that fails to render: failed rendering and its condition, and no state at all, which fleetd reads as failed, with Tinkerbell\'s reason', async () => {
+  it("a Template that fails to render: failed rendering and its condition, and no state at all, which fleetd reads as failed, with Tinkerbell's reason", async () => {
     const { run, wf } = await Run.create(1764480004, (m) => delete m.config_url);
     const r = await renderWorkflow({ template: templateData('provision'), workflow: wf, hardware: desiredHardware(device(), NS, true) });
     if (r.ok) throw new Error('rendered');
     const v = await run.controller(renderFailed(run.status, r, at(0)));
-    expect(run.status).toMatchObject({ templateRendering: 'failed', conditions: [{ type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: r.condition }] });
+    expect(run.status).toMatchObject({
+      templateRendering: 'failed',
+      conditions: [{ type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: r.condition }],
+    });
     expect(run.status.state).toBeUndefined();
     // fleetd reads templateRendering and the condition: the run has ended, and why.
     expect(v).toMatchObject({ state: 'failed', current: null, globalTimeout: null, actions: [], renderError: r.condition });

@@ -109,7 +109,11 @@ export function rendered(r: RenderSuccess, now: Date): WorkflowStatus {
 export function renderFailed(prev: WorkflowStatus, r: RenderFailure, now: Date): WorkflowStatus {
   const s = copy(prev);
   s.templateRendering = 'failed';
-  s.conditions = setCondition(s.conditions, { type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: r.condition, time: kubeTime(now) }, true);
+  s.conditions = setCondition(
+    s.conditions,
+    { type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: r.condition, time: kubeTime(now) },
+    true,
+  );
   return s;
 }
 
@@ -138,7 +142,14 @@ export function actionServed(prev: WorkflowStatus, agentID: string): WorkflowSta
   else throw new Error('no current state available');
   if (!action) throw new Error('no Action found');
   if (task.agentID !== agentID) throw new Error('Task not assigned to Agent');
-  s.currentState = { agentID, taskID: task.id, actionID: action.id, ...(action.state ? { state: action.state } : {}), ...(action.name ? { actionName: action.name } : {}), taskName: task.name };
+  s.currentState = {
+    agentID,
+    taskID: task.id,
+    actionID: action.id,
+    ...(action.state ? { state: action.state } : {}),
+    ...(action.name ? { actionName: action.name } : {}),
+    taskName: task.name,
+  };
   return s;
 }
 
@@ -173,12 +184,24 @@ export function actionReported(prev: WorkflowStatus, report: Report): WorkflowSt
   a.message = report.message;
   if (report.state !== 'SUCCESS') s.state = report.state;
   if (ti === tasks.length - 1 && ai === task.actions.length - 1 && report.state === 'SUCCESS') s.state = 'POST';
-  s.currentState = { ...(cur.agentID ? { agentID: cur.agentID } : {}), taskID: task.id, actionID: a.id, state: a.state, ...(a.name ? { actionName: a.name } : {}), taskName: task.name };
+  s.currentState = {
+    ...(cur.agentID ? { agentID: cur.agentID } : {}),
+    taskID: task.id,
+    actionID: a.id,
+    state: a.state,
+    ...(a.name ? { actionName: a.name } : {}),
+    taskName: task.name,
+  };
   return s;
 }
 
 /** The agent's two reports of one action: "running action" first, then "action completed" with its times. */
-export function agentRan(prev: WorkflowStatus, outcome: 'SUCCESS' | 'FAILED' | 'TIMEOUT', start: Date, stop: Date): { running: WorkflowStatus; done: WorkflowStatus } {
+export function agentRan(
+  prev: WorkflowStatus,
+  outcome: 'SUCCESS' | 'FAILED' | 'TIMEOUT',
+  start: Date,
+  stop: Date,
+): { running: WorkflowStatus; done: WorkflowStatus } {
   const running = actionReported(prev, { state: 'RUNNING', message: 'running action' });
   return { running, done: actionReported(running, { state: outcome, start, stop, message: 'action completed' }) };
 }
@@ -213,7 +236,14 @@ export function controllerPost(prev: WorkflowStatus): WorkflowStatus {
 /** The agent's duration text: the two largest non-zero units, e.g. 1m30s, 2s500ms. */
 export function humanDuration(ms: number): string {
   const ns = BigInt(Math.round(ms * 1e6));
-  const units: Array<[string, bigint]> = [['h', 3_600_000_000_000n], ['m', 60_000_000_000n], ['s', 1_000_000_000n], ['ms', 1_000_000n], ['us', 1_000n], ['ns', 1n]];
+  const units: Array<[string, bigint]> = [
+    ['h', 3_600_000_000_000n],
+    ['m', 60_000_000_000n],
+    ['s', 1_000_000_000n],
+    ['ms', 1_000_000n],
+    ['us', 1_000n],
+    ['ns', 1n],
+  ];
   const parts: string[] = [];
   let rest = ns < 0n ? 0n : ns;
   for (const [u, size] of units) {

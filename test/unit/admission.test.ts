@@ -67,38 +67,103 @@ const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
 describe('admission', () => {
   it.each<[string, Partial<AdmissionInput>, Record<string, unknown>]>([
     ['unknown serial: waits, claim kept, nothing written', { device: null }, { verdict: 'pending-approval', writes: 'nothing', claim: true }],
-    ['no binding: waits, claim kept, the verdict written', { device: device({ binding: {} }) }, { verdict: 'pending-approval', writes: 'verdict', claim: true }],
-    ['another TPM: refused, nothing written, hash named', { proven: [{ kind: 'rsa2048', hash: C }] }, { verdict: 'ek-hash-mismatch', writes: 'nothing', claim: false, refused: { kind: 'rsa2048', hash: C, approved: A } }],
-    ['an approved EK missing: refused, nothing written', { device: device({ binding: { rsa2048: A, eccp256: B } }) }, { verdict: 'ek-missing', writes: 'nothing', claim: false }],
+    [
+      'no binding: waits, claim kept, the verdict written',
+      { device: device({ binding: {} }) },
+      { verdict: 'pending-approval', writes: 'verdict', claim: true },
+    ],
+    [
+      'another TPM: refused, nothing written, hash named',
+      { proven: [{ kind: 'rsa2048', hash: C }] },
+      { verdict: 'ek-hash-mismatch', writes: 'nothing', claim: false, refused: { kind: 'rsa2048', hash: C, approved: A } },
+    ],
+    [
+      'an approved EK missing: refused, nothing written',
+      { device: device({ binding: { rsa2048: A, eccp256: B } }) },
+      { verdict: 'ek-missing', writes: 'nothing', claim: false },
+    ],
     [
       'binding not authored by bindingAuthor: refused, the verdict and a journal line',
       { authorship: { authored: false, reason: 'approved_ek_hash was last written by alice, not terraform' } },
-      { verdict: 'ek-binding-unauthored', writes: 'verdict', journal: [{ kind: 'danger', message: 'n1 was refused: approved_ek_hash was last written by alice, not terraform. Restore the binding from git and apply it again' }] },
+      {
+        verdict: 'ek-binding-unauthored',
+        writes: 'verdict',
+        journal: [
+          {
+            kind: 'danger',
+            message: 'n1 was refused: approved_ek_hash was last written by alice, not terraform. Restore the binding from git and apply it again',
+          },
+        ],
+      },
     ],
     ['authorship not known: refused (fails closed)', { authorship: null }, { verdict: 'ek-binding-unauthored' }],
-    ['attested, nothing asked, auto-provision off: no provision', {}, { verdict: 'attested', writes: 'attested', provision: { issue: false, reason: 'no provision: auto-provision is off' } }],
+    [
+      'attested, nothing asked, auto-provision off: no provision',
+      {},
+      { verdict: 'attested', writes: 'attested', provision: { issue: false, reason: 'no provision: auto-provision is off' } },
+    ],
     [
       'desired_action provision, no run started yet: no code (the run that starts power-cycles it, and that boot gets one)',
       { autoProvision: true, device: device({ desiredAction: 'provision', status: 'active', lastRun: 'provision-n1-1764480000' }) },
-      { provision: { issue: false, reason: 'no provision: the device is active; desired_action provision waits for fleetd to start its run, whose boot gets the code' } },
+      {
+        provision: {
+          issue: false,
+          reason: 'no provision: the device is active; desired_action provision waits for fleetd to start its run, whose boot gets the code',
+        },
+      },
     ],
     ['a run under way: a code for that run', { run: PROVISION_RUN }, { provision: { issue: true, run: PROVISION_RUN.name, kind: 'provision', intake: false } }],
-    ['a run under way, auto-provision off, a control plane: still a code', { run: PROVISION_RUN, device: device({ controlPlane: true }) }, { provision: { issue: true, run: PROVISION_RUN.name } }],
+    [
+      'a run under way, auto-provision off, a control plane: still a code',
+      { run: PROVISION_RUN, device: device({ controlPlane: true }) },
+      { provision: { issue: true, run: PROVISION_RUN.name } },
+    ],
     [
       'a retirement under way: a code (wipe-disk needs one), no class needed',
       { run: RETIRE_RUN, device: device({ status: 'decommissioning', className: undefined }) },
       { provision: { issue: true, run: RETIRE_RUN.name, kind: 'retire', intake: false } },
     ],
-    ['auto-provision, a planned worker: the intake\'s code, for the run it starts', { autoProvision: true }, { provision: { issue: true, run: null, kind: 'provision', intake: true } }],
-    ['auto-provision, a planned worker the owner also asked for: still the intake', { autoProvision: true, device: device({ desiredAction: 'provision' }) }, { provision: { issue: true, intake: true } }],
-    ['auto-provision, a planned worker asked to retire: no intake', { autoProvision: true, device: device({ desiredAction: 'retire' }) }, { provision: { issue: false, reason: 'no provision: its retirement has not started; desired_action retire waits for fleetd to start its run, whose boot gets the code' } }],
-    ['auto-provision, a control plane: waits', { autoProvision: true, device: device({ controlPlane: true }) }, { provision: { issue: false, reason: 'no provision: a control plane waits for desired_action provision' } }],
+    [
+      "auto-provision, a planned worker: the intake's code, for the run it starts",
+      { autoProvision: true },
+      { provision: { issue: true, run: null, kind: 'provision', intake: true } },
+    ],
+    [
+      'auto-provision, a planned worker the owner also asked for: still the intake',
+      { autoProvision: true, device: device({ desiredAction: 'provision' }) },
+      { provision: { issue: true, intake: true } },
+    ],
+    [
+      'auto-provision, a planned worker asked to retire: no intake',
+      { autoProvision: true, device: device({ desiredAction: 'retire' }) },
+      {
+        provision: {
+          issue: false,
+          reason: 'no provision: its retirement has not started; desired_action retire waits for fleetd to start its run, whose boot gets the code',
+        },
+      },
+    ],
+    [
+      'auto-provision, a control plane: waits',
+      { autoProvision: true, device: device({ controlPlane: true }) },
+      { provision: { issue: false, reason: 'no provision: a control plane waits for desired_action provision' } },
+    ],
     [
       'a control plane with desired_action but no run yet: no code',
       { device: device({ controlPlane: true, desiredAction: 'provision' }) },
-      { provision: { issue: false, reason: 'no provision: a control plane waits for desired_action provision; desired_action provision waits for fleetd to start its run, whose boot gets the code' } },
+      {
+        provision: {
+          issue: false,
+          reason:
+            'no provision: a control plane waits for desired_action provision; desired_action provision waits for fleetd to start its run, whose boot gets the code',
+        },
+      },
     ],
-    ['auto-provision, an active worker: no provision', { autoProvision: true, device: device({ status: 'active' }) }, { provision: { issue: false, reason: 'no provision: the device is active' } }],
+    [
+      'auto-provision, an active worker: no provision',
+      { autoProvision: true, device: device({ status: 'active' }) },
+      { provision: { issue: false, reason: 'no provision: the device is active' } },
+    ],
     [
       'auto-provision, a last run not repeated: no provision',
       { autoProvision: true, device: device({ lastRun: 'provision-n1-1764480000' }) },
@@ -107,7 +172,10 @@ describe('admission', () => {
     [
       'on another port: journal, no provision',
       { run: PROVISION_RUN, seen: { port: 'Port 7', names: ['Port 7', 'uplink'] } },
-      { provision: { issue: false, reason: 'no provision: n1 attested on port Port 7, expected Port 5' }, journal: [{ kind: 'warning', message: 'n1 attested on port Port 7, expected Port 5' }] },
+      {
+        provision: { issue: false, reason: 'no provision: n1 attested on port Port 7, expected Port 5' },
+        journal: [{ kind: 'warning', message: 'n1 attested on port Port 7, expected Port 5' }],
+      },
     ],
     [
       'no LLDP frame: journal, no provision',
@@ -117,7 +185,10 @@ describe('admission', () => {
     [
       'lacking install_disk_serial: journal says the run waits for it',
       { run: PROVISION_RUN, device: device({ installDiskSerial: undefined }) },
-      { provision: { issue: false, reason: 'no provision: the device lacks install_disk_serial' }, journal: [{ kind: 'warning', message: 'n1 lacks install_disk_serial; the run waits for install_disk_serial' }] },
+      {
+        provision: { issue: false, reason: 'no provision: the device lacks install_disk_serial' },
+        journal: [{ kind: 'warning', message: 'n1 lacks install_disk_serial; the run waits for install_disk_serial' }],
+      },
     ],
     [
       'lacking several fields: all named',

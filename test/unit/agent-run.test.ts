@@ -50,7 +50,7 @@ async function run(baseUrl: string, tries = 3) {
   return { outcome, lines, waits };
 }
 
-describe('the agent\'s tries', () => {
+describe("the agent's tries", () => {
   it('a TPM without any EK fails every try, waits between them, and then says there is no verdict', async () => {
     const { outcome, lines, waits } = await run('http://127.0.0.1:9');
     expect(outcome).toEqual({ kind: 'no-verdict', tries: 3 });
@@ -77,7 +77,7 @@ describe('the agent\'s tries', () => {
     expect(lines).toHaveLength(2);
   });
 
-  it('the verifier client turns 5xx into a failed try and 4xx into a refusal, with the server\'s words', async () => {
+  it("the verifier client turns 5xx into a failed try and 4xx into a refusal, with the server's words", async () => {
     const { postJson } = await import('../../agent/attest/verifier-client.js');
     const { StartAnswer } = await import('../../shared/wire/schemas.js');
     let status = 503;
@@ -89,7 +89,10 @@ describe('the agent\'s tries', () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     await expect(postJson({ baseUrl: url }, '/v1/attest/start', {}, StartAnswer)).rejects.toMatchObject({ code: 'verifier-error' });
     status = 400;
-    await expect(postJson({ baseUrl: url }, '/v1/attest/start', {}, StartAnswer)).rejects.toMatchObject({ code: 'verifier-refused', message: /400: the request body is invalid/ });
+    await expect(postJson({ baseUrl: url }, '/v1/attest/start', {}, StartAnswer)).rejects.toMatchObject({
+      code: 'verifier-refused',
+      message: /400: the request body is invalid/,
+    });
     status = 200;
     await expect(postJson({ baseUrl: url }, '/v1/attest/start', {}, StartAnswer)).rejects.toMatchObject({ code: 'verifier-answer-invalid' });
   });

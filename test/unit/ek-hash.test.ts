@@ -18,7 +18,10 @@ function opensslEkHash(certDer: Buffer): string {
   const dir = mkdtempSync(join(tmpdir(), 'ekhash-'));
   try {
     writeFileSync(join(dir, 'ek.der'), certDer);
-    const out = execFileSync('sh', ['-c', 'openssl x509 -inform DER -in ek.der -noout -pubkey | openssl pkey -pubin -outform DER | sha256sum'], { cwd: dir, encoding: 'utf8' });
+    const out = execFileSync('sh', ['-c', 'openssl x509 -inform DER -in ek.der -noout -pubkey | openssl pkey -pubin -outform DER | sha256sum'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     return out.split(' ')[0]!;
   } finally {
     rmSync(dir, { recursive: true });
@@ -28,12 +31,12 @@ function opensslEkHash(certDer: Buffer): string {
 describe.each(['rsa2048', 'eccp256'] as const)('the EK hash (%s test vector)', (kind) => {
   const v = vectors[kind];
 
-  it('of the TPM\'s public area is the published vector', () => {
+  it("of the TPM's public area is the published vector", () => {
     expect(ekHash(parsePublic(Buffer.from(v.tpmtPublic, 'hex')))).toBe(v.ekHash);
     expect(v.ekHash).toMatch(EK_HASH_PATTERN);
   });
 
-  it('is what docs/protocol.md\'s openssl command prints for the EK certificate', () => {
+  it("is what docs/protocol.md's openssl command prints for the EK certificate", () => {
     expect(opensslEkHash(Buffer.from(v.certificate, 'base64'))).toBe(v.ekHash);
   });
 

@@ -16,7 +16,10 @@ function tsFiles(dir: string): string[] {
 }
 
 const sources = new Map(SOURCE_DIRS.flatMap((d) => tsFiles(join(ROOT, d))).map((f) => [relative(ROOT, f), readFileSync(f, 'utf8')]));
-const text = [...sources].filter(([path]) => path !== REGISTRY).map(([, t]) => t).join('\n');
+const text = [...sources]
+  .filter(([path]) => path !== REGISTRY)
+  .map(([, t]) => t)
+  .join('\n');
 
 const matches = (re: RegExp): string[] => [...text.matchAll(re)].map((m) => m[1]!);
 

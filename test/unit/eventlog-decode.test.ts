@@ -30,7 +30,17 @@ describe('decodeEvent', () => {
 
   it('reads the Spec ID and StartupLocality EV_NO_ACTION events', () => {
     const decoded = decodedOf(keylimeLog('binary_bios_measurements'));
-    expect(decoded[0]).toMatchObject({ kind: 'spec-id', specId: { signature: 'Spec ID Event03', specVersionMajor: 2, algorithms: [{ id: 4, size: 20 }, { id: 11, size: 32 }] } });
+    expect(decoded[0]).toMatchObject({
+      kind: 'spec-id',
+      specId: {
+        signature: 'Spec ID Event03',
+        specVersionMajor: 2,
+        algorithms: [
+          { id: 4, size: 20 },
+          { id: 11, size: 32 },
+        ],
+      },
+    });
     expect(decoded[1]).toEqual({ kind: 'startup-locality', locality: 3 });
   });
 

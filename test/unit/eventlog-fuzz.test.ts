@@ -71,7 +71,22 @@ describe('parseEventLog under fuzzing', () => {
   });
 
   it('decodes any data for any event type without throwing', () => {
-    const types = fc.oneof(fc.constantFrom(...Array.from({ length: 0x13 }, (_, i) => i), 0x80000001, 0x80000002, 0x80000003, 0x80000004, 0x80000006, 0x80000007, 0x80000008, 0x8000000a, 0x8000000c, 0x800000e0), fc.nat({ max: 0xffffffff }));
+    const types = fc.oneof(
+      fc.constantFrom(
+        ...Array.from({ length: 0x13 }, (_, i) => i),
+        0x80000001,
+        0x80000002,
+        0x80000003,
+        0x80000004,
+        0x80000006,
+        0x80000007,
+        0x80000008,
+        0x8000000a,
+        0x8000000c,
+        0x800000e0,
+      ),
+      fc.nat({ max: 0xffffffff }),
+    );
     fc.assert(
       fc.property(types, fc.uint8Array({ maxLength: 256 }), (type, data) => {
         const d = decodeEvent({ type, data });

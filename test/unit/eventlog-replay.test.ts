@@ -49,7 +49,8 @@ describe('replay', () => {
       // Fold PCR 0 by hand from the initial value the spec gives for this locality.
       let value = Buffer.alloc(32);
       value[31] = locality;
-      for (const e of withLocality) if (e.pcr === 0 && e.type !== EV_NO_ACTION) value = createHash('sha256').update(value).update(e.digests.get('sha256')!).digest();
+      for (const e of withLocality)
+        if (e.pcr === 0 && e.type !== EV_NO_ACTION) value = createHash('sha256').update(value).update(e.digests.get('sha256')!).digest();
       expect(toHex(pcr0)).toBe(value.toString('hex'));
       expect(toHex(pcr0) === expected.sha256!['0']).toBe(locality === 0);
     }

@@ -21,7 +21,11 @@ function sha256(...parts: (Uint8Array | string)[]): Uint8Array {
 
 describe('comparePcrs', () => {
   it('accepts a quote the log explains', () => {
-    expect(comparePcrs(parseEventLog(toolsLog('event-bootorder.bin')), 'sha1', quoteOf('event-bootorder.bin', 'sha1'))).toEqual({ ok: true, mismatched: [], notes: [] });
+    expect(comparePcrs(parseEventLog(toolsLog('event-bootorder.bin')), 'sha1', quoteOf('event-bootorder.bin', 'sha1'))).toEqual({
+      ok: true,
+      mismatched: [],
+      notes: [],
+    });
   });
 
   it('recognises firmware that measured ExitBootServices into PCR 5 without logging it', () => {

@@ -49,7 +49,10 @@ describe('the TPM client does not leak or loop on a bad TPM', () => {
 
 describe('the agent never sends or leaves the install code where it should not', () => {
   it('refuses plain HTTP to a verifier off this machine', async () => {
-    await expect(postJson({ baseUrl: 'http://10.0.0.1:8443' }, '/v1/attest/start', {}, StartAnswer)).rejects.toMatchObject({ code: 'usage', message: /refusing plain HTTP to 10\.0\.0\.1:8443/ });
+    await expect(postJson({ baseUrl: 'http://10.0.0.1:8443' }, '/v1/attest/start', {}, StartAnswer)).rejects.toMatchObject({
+      code: 'usage',
+      message: /refusing plain HTTP to 10\.0\.0\.1:8443/,
+    });
   });
 
   it('removes a temp copy of a code a crash left beside the code file', async () => {
@@ -63,7 +66,7 @@ describe('the agent never sends or leaves the install code where it should not',
   });
 });
 
-describe('fleetd\'s state in SQLite', () => {
+describe("fleetd's state in SQLite", () => {
   const NODES = 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  n1: {model: m, class: w, serial: S1}\n';
   const claim = (serial: string, at: string) => ({ serial, at, mac: 'm', peer: 'p', switchPort: null, eks: [] });
 
@@ -78,16 +81,18 @@ describe('fleetd\'s state in SQLite', () => {
     db.close();
   });
 
-  it('another TPM\'s claim of a serial, from another address, displaces nothing; nor does a flood of claims from one address', async () => {
+  it("another TPM's claim of a serial, from another address, displaces nothing; nor does a flood of claims from one address", async () => {
     dir = await mkdtemp(join(tmpdir(), 'state-'));
     const db = openDatabase(dir);
     const store = new LocalStore(db, 40);
     const tpm = (h: string) => [{ kind: 'rsa2048' as const, hash: h.repeat(64), certificate: null }];
     store.recordClaim({ ...claim('SN-V', '2026-11-30T00:00:00Z'), peer: '10.0.1.11', eks: tpm('a') });
     for (let i = 0; i < 5; i++) store.recordClaim({ ...claim('SN-V', `2026-11-30T00:00:1${i}Z`), peer: '10.9.9.9', eks: tpm(String(i)) });
-    for (let i = 0; i < 100; i++) store.recordClaim({ ...claim(`SN-F${i}`, `2026-11-30T00:01:${String(i % 60).padStart(2, '0')}Z`), peer: '10.9.9.9', eks: tpm('f') });
+    for (let i = 0; i < 100; i++)
+      store.recordClaim({ ...claim(`SN-F${i}`, `2026-11-30T00:01:${String(i % 60).padStart(2, '0')}Z`), peer: '10.9.9.9', eks: tpm('f') });
     // Filled from many addresses: the peers holding the most go first.
-    for (let p = 0; p < 30; p++) for (let i = 0; i < 3; i++) store.recordClaim({ ...claim(`SN-P${p}-${i}`, '2026-11-30T00:02:00Z'), peer: `10.8.0.${p}`, eks: tpm('e') });
+    for (let p = 0; p < 30; p++)
+      for (let i = 0; i < 3; i++) store.recordClaim({ ...claim(`SN-P${p}-${i}`, '2026-11-30T00:02:00Z'), peer: `10.8.0.${p}`, eks: tpm('e') });
     const rivals = store.claims('SN-V');
     expect(rivals.map((c) => c.peer)).toContain('10.0.1.11');
     expect(rivals.find((c) => c.peer === '10.0.1.11')?.eks[0]?.hash).toBe('a'.repeat(64));
@@ -99,7 +104,14 @@ describe('fleetd\'s state in SQLite', () => {
     dir = await mkdtemp(join(tmpdir(), 'state-'));
     const old = new Database(join(dir, 'fleet.sqlite'));
     old.exec('CREATE TABLE claims (serial TEXT PRIMARY KEY, at TEXT NOT NULL, body TEXT NOT NULL); CREATE INDEX claims_at ON claims(at);');
-    const waiting = { ...claim('SN-OLD', '2026-11-01T00:00:00Z'), peer: '10.0.1.11', eks: [{ kind: 'rsa2048' as const, hash: 'a'.repeat(64), certificate: null }, { kind: 'eccp256' as const, hash: 'b'.repeat(64), certificate: null }] };
+    const waiting = {
+      ...claim('SN-OLD', '2026-11-01T00:00:00Z'),
+      peer: '10.0.1.11',
+      eks: [
+        { kind: 'rsa2048' as const, hash: 'a'.repeat(64), certificate: null },
+        { kind: 'eccp256' as const, hash: 'b'.repeat(64), certificate: null },
+      ],
+    };
     old.prepare('INSERT INTO claims VALUES (?, ?, ?)').run('SN-OLD', waiting.at, JSON.stringify(waiting));
     old.pragma('user_version = 4');
     old.close();

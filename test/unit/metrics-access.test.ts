@@ -24,7 +24,9 @@ describe('who may read /metrics', () => {
 
   it('an entry that is no address or prefix is a usage error', () => {
     for (const bad of ['spore', '10.0.0.0/33', '10.0.0.1/x']) {
-      expect(() => buildServer({ service: {} as AttestationService, metrics: new Metrics(), metricsFrom: [bad] }), bad).toThrow(expect.objectContaining({ code: 'usage' }));
+      expect(() => buildServer({ service: {} as AttestationService, metrics: new Metrics(), metricsFrom: [bad] }), bad).toThrow(
+        expect.objectContaining({ code: 'usage' }),
+      );
     }
   });
 });

@@ -75,8 +75,16 @@ describe('the nodes file', () => {
     expect(problems).toEqual([]);
     expect(file.nodes.map((n) => n.hostname)).toEqual(['node-1', 'cp-1']);
     expect(file.nodes[0]).toEqual({
-      hostname: 'node-1', serial: 'SN1', model: 'm720q', className: 'worker', switchPort: 'Port 5', address: '10.0.1.11/24',
-      bmcType: 'amt', disk: '/dev/nvme0n1', diskSerial: 'S4EV1', binding: { rsa2048: A, eccp256: B },
+      hostname: 'node-1',
+      serial: 'SN1',
+      model: 'm720q',
+      className: 'worker',
+      switchPort: 'Port 5',
+      address: '10.0.1.11/24',
+      bmcType: 'amt',
+      disk: '/dev/nvme0n1',
+      diskSerial: 'S4EV1',
+      binding: { rsa2048: A, eccp256: B },
     });
     expect(file.classes.get('controlplane')?.controlPlane).toBe(true);
     expect(file.classes.get('nixos')).toMatchObject({ payload: 'nixos-image', imageUrl: 'https://images.example/nixos.img' });
@@ -89,13 +97,28 @@ describe('the nodes file', () => {
   it.each([
     ['a hostname twice', 'nodes:\n  a: {serial: 1}\n  a: {serial: 2}\n', /not valid YAML: Map keys must be unique/],
     ['nodes as a list', 'nodes:\n  - {hostname: a}\n', /nodes: nodes is not a map keyed by host name/],
-    ['a typo in a field', 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, disk_serail: x}\n', /a: unknown field disk_serail/],
+    [
+      'a typo in a field',
+      'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, disk_serail: x}\n',
+      /a: unknown field disk_serail/,
+    ],
     ['a class without its image', 'classes:\n  w: {payload: nixos-image}\n', /classes.w: a nixos-image class needs image_url/],
     ['an unknown payload', 'classes:\n  w: {payload: windows}\n', /payload windows is not one of/],
-    ['an address with a malformed prefix', 'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, address: 10.0.0.1/33}\n', /is not an address with a prefix length/],
+    [
+      'an address with a malformed prefix',
+      'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, address: 10.0.0.1/33}\n',
+      /is not an address with a prefix length/,
+    ],
     // The YAML library throws these only when the document becomes data, after parsing found no error.
     ['an alias before its anchor', 'nodes:\n  a: *x\n  b: &x {serial: 1}\n', /not valid YAML: Unresolved alias/],
-    ['aliases that expand without bound', `a: &a [1, 1]\n${'bcdefgh'.split('').map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`).join('\n')}\n`, /not valid YAML: Excessive alias count/],
+    [
+      'aliases that expand without bound',
+      `a: &a [1, 1]\n${'bcdefgh'
+        .split('')
+        .map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)
+        .join('\n')}\n`,
+      /not valid YAML: Excessive alias count/,
+    ],
   ])('refuses %s', (_name, source, message) => {
     expect(show(source).join('\n')).toMatch(message);
   });

@@ -39,7 +39,16 @@ describe('the canonical report', () => {
 });
 
 describe('the session store', () => {
-  const session = (id: string, expiresAt: number, serial = 's'): Session => ({ id, serial, mac: 'm', eks: [], ak: {} as never, nonce: new Uint8Array(), secrets: new Map(), expiresAt });
+  const session = (id: string, expiresAt: number, serial = 's'): Session => ({
+    id,
+    serial,
+    mac: 'm',
+    eks: [],
+    ak: {} as never,
+    nonce: new Uint8Array(),
+    secrets: new Map(),
+    expiresAt,
+  });
 
   it('a session is taken once', () => {
     const store = new SessionStore(1000, {}, () => 0);
@@ -69,7 +78,7 @@ describe('the session store', () => {
     expect(store.size).toBe(1);
   });
 
-  it('a flood of one serial evicts only that serial\'s oldest sessions', () => {
+  it("a flood of one serial evicts only that serial's oldest sessions", () => {
     const store = new SessionStore(1000, { perSerial: 2 }, () => 0);
     store.add(session('victim', 1000, 'SN-V'), 'victim-ip');
     for (let i = 0; i < 10; i++) store.add(session(`f${i}`, 1000, 'SN-F'), 'flood-ip');
@@ -77,7 +86,7 @@ describe('the session store', () => {
     expect(store.size).toBe(3);
   });
 
-  it('claiming another machine\'s serial from another address evicts nothing of that machine\'s', () => {
+  it("claiming another machine's serial from another address evicts nothing of that machine's", () => {
     const store = new SessionStore(1000, { perSerial: 4 }, () => 0);
     store.add(session('victim', 1000, 'SN-V'), 'victim-ip');
     for (let i = 0; i < 10; i++) store.add(session(`f${i}`, 1000, 'SN-V'), 'attacker-ip');
@@ -87,7 +96,7 @@ describe('the session store', () => {
     expect(store.take('f9').serial).toBe('SN-V');
   });
 
-  it('a table filled from many addresses sheds the sessions of the peers holding the most, not a machine\'s one', () => {
+  it("a table filled from many addresses sheds the sessions of the peers holding the most, not a machine's one", () => {
     const store = new SessionStore(1000, { total: 10, perPeer: 3 }, () => 0);
     store.add(session('victim', 1000, 'SN-V'), 'victim-ip');
     for (const p of ['b', 'c', 'd', 'e', 'f']) for (let i = 0; i < 3; i++) store.add(session(`${p}${i}`, 1000, `SN-${p}${i}`), p);
@@ -95,7 +104,7 @@ describe('the session store', () => {
     expect(store.take('victim').serial).toBe('SN-V');
   });
 
-  it('a refused start holds its peer\'s share as a session would, until forgotten', () => {
+  it("a refused start holds its peer's share as a session would, until forgotten", () => {
     let now = 0;
     const store = new SessionStore(1000, { perPeer: 2 }, () => now);
     store.chargeRefused('p');
@@ -119,18 +128,26 @@ describe('the session store', () => {
 });
 
 describe('the audit of refusals a peer provokes', () => {
-  it('one line each up to the window\'s share, then one summary per peer and window; every one counted', () => {
+  it("one line each up to the window's share, then one summary per peer and window; every one counted", () => {
     let now = 0;
     const lines: Array<Record<string, unknown>> = [];
     const counted: string[] = [];
-    const audit = new RefusalAudit((event, fields) => lines.push({ event, ...fields }), (v) => counted.push(v), 8, 60_000, () => now);
+    const audit = new RefusalAudit(
+      (event, fields) => lines.push({ event, ...fields }),
+      (v) => counted.push(v),
+      8,
+      60_000,
+      () => now,
+    );
     for (let i = 0; i < 20; i++) audit.refused('10.9.9.9', { peer: '10.9.9.9', verdict: i % 2 ? 'ek-invalid' : 'ak-invalid' });
     audit.refused('10.0.1.11', { peer: '10.0.1.11', verdict: 'ek-invalid' });
     expect(lines.filter((l) => l.event === 'attest.verdict')).toHaveLength(9);
     expect(counted).toHaveLength(12);
     now = 60_000;
     audit.flushEnded();
-    expect(lines.filter((l) => l.event === 'attest.refusals')).toEqual([{ event: 'attest.refusals', peer: '10.9.9.9', suppressed: 12, verdicts: { 'ak-invalid': 6, 'ek-invalid': 6 }, windowS: 60 }]);
+    expect(lines.filter((l) => l.event === 'attest.refusals')).toEqual([
+      { event: 'attest.refusals', peer: '10.9.9.9', suppressed: 12, verdicts: { 'ak-invalid': 6, 'ek-invalid': 6 }, windowS: 60 },
+    ]);
     // A new window: lines again.
     audit.refused('10.9.9.9', { peer: '10.9.9.9', verdict: 'ek-invalid' });
     expect(lines.at(-1)).toMatchObject({ event: 'attest.verdict', peer: '10.9.9.9' });

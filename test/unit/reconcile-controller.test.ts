@@ -61,7 +61,11 @@ describe('the controller', () => {
   it('only the lease holder passes; a stop releases the lease', async () => {
     const s = scripted([]);
     let released = 0;
-    const c = new Controller(s.reconciler, { intervalMs: 60_000, log: () => undefined, lease: { hold: async () => false, release: async () => void released++ } as never });
+    const c = new Controller(s.reconciler, {
+      intervalMs: 60_000,
+      log: () => undefined,
+      lease: { hold: async () => false, release: async () => void released++ } as never,
+    });
     await c.trigger();
     expect(s.stats.passes).toBe(0);
     await c.stop();

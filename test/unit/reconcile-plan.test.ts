@@ -11,7 +11,12 @@ import type { InstallCodeRecord } from '../../verifier/state/local-store.js';
 const NS = 'tinkerbell';
 const NOW = Date.parse('2026-11-30T08:00:00Z');
 const cfg: ReconcileConfig = {
-  namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, configUrl: 'https://fleetd.lab:8443/v1/config', seedUrl: 'https://fleetd.lab:8443/v1/seed',
+  namespace: NS,
+  hookosWaitS: 600,
+  defaultGlobalTimeoutS: 3600,
+  corroborationS: 600,
+  configUrl: 'https://fleetd.lab:8443/v1/config',
+  seedUrl: 'https://fleetd.lab:8443/v1/seed',
 };
 const classes = new Map<string, NodeClass>([
   ['worker', { name: 'worker', payload: 'talos', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5', controlPlane: false }],
@@ -38,10 +43,28 @@ const device = (over: Partial<Device> = {}): Device => ({
 });
 
 /** An install code as fleetd's store keeps it. */
-const code = (bootId: string, run: string | null): InstallCodeRecord => ({ device: 'n1', hostname: 'n1', sha256: 'ab'.repeat(32), bootId, at: new Date(NOW - 60_000).toISOString(), run, servedAt: null });
-const recent = (bootId: string) => ({ at: new Date(NOW - 120_000).toISOString(), mac: '52:54:00:12:34:56', bootId, eks: {}, secureBoot: true, switchPort: 'Port 5' });
+const code = (bootId: string, run: string | null): InstallCodeRecord => ({
+  device: 'n1',
+  hostname: 'n1',
+  sha256: 'ab'.repeat(32),
+  bootId,
+  at: new Date(NOW - 60_000).toISOString(),
+  run,
+  servedAt: null,
+});
+const recent = (bootId: string) => ({
+  at: new Date(NOW - 120_000).toISOString(),
+  mac: '52:54:00:12:34:56',
+  bootId,
+  eks: {},
+  secureBoot: true,
+  switchPort: 'Port 5',
+});
 
-const stamp = (o: KubeObject, rv = '7', created = NOW - 3_600_000): KubeObject => ({ ...o, metadata: { ...o.metadata, resourceVersion: rv, creationTimestamp: new Date(created).toISOString(), uid: 'u' } });
+const stamp = (o: KubeObject, rv = '7', created = NOW - 3_600_000): KubeObject => ({
+  ...o,
+  metadata: { ...o.metadata, resourceVersion: rv, creationTimestamp: new Date(created).toISOString(), uid: 'u' },
+});
 
 /** The world as it is once a device's Hardware and Machine match. */
 function steady(d: Device, extra: Partial<World> = {}): World {
@@ -56,7 +79,11 @@ function steady(d: Device, extra: Partial<World> = {}): World {
     templates: new Set(['provision', 'provision-image']),
     noted: new Set(),
     codes: new Map(),
-    classInputs: new Map([['worker', null], ['controlplane', null], ['nixos', null]]),
+    classInputs: new Map([
+      ['worker', null],
+      ['controlplane', null],
+      ['nixos', null],
+    ]),
     ...extra,
   };
 }
@@ -69,7 +96,8 @@ const created = (steps: Step[], kind: string): KubeObject => {
   return step.object;
 };
 const journals = (steps: Step[]) => steps.flatMap((s) => (s.to === 'inventory' && s.op === 'journal' ? [`${s.kind}: ${s.message}`] : []));
-const invOps = (steps: Step[]) => steps.flatMap((s) => (s.to === 'inventory' && s.op !== 'journal' ? [`${s.op} ${s.op === 'recordRun' ? s.run : s.status}`] : []));
+const invOps = (steps: Step[]) =>
+  steps.flatMap((s) => (s.to === 'inventory' && s.op !== 'journal' ? [`${s.op} ${s.op === 'recordRun' ? s.run : s.status}`] : []));
 
 /** A Workflow with a status as Tinkerbell writes it, in either spelling. */
 function run(d: Device, kind: 'provision' | 'retire', createdAgo: number, status: Record<string, unknown>, boot = 'bmc'): KubeObject {
@@ -100,19 +128,37 @@ describe('steady state', () => {
 });
 
 describe('Hardware and Machine', () => {
-  it('creates a device\'s Hardware (with its MAC, address, disk) and Machine (AMT, bmc-<type>)', () => {
+  it("creates a device's Hardware (with its MAC, address, disk) and Machine (AMT, bmc-<type>)", () => {
     const d = device();
     const p = plan({ ...steady(d), hardware: [], machines: [] }, cfg);
     expect(kube(p.steps)).toEqual(['create Hardware n1', 'create Machine n1']);
     const hw = (p.steps[0] as { object: KubeObject }).object;
     expect(hw.spec).toEqual({
       disks: [{ device: '/dev/nvme0n1' }],
-      interfaces: [{ dhcp: { mac: '52:54:00:12:34:56', hostname: 'n1', arch: 'x86_64', uefi: true, lease_time: 86400, ip: { address: '10.0.1.11', netmask: '255.255.255.0' } }, netboot: { allowPXE: false, allowWorkflow: true } }],
+      interfaces: [
+        {
+          dhcp: {
+            mac: '52:54:00:12:34:56',
+            hostname: 'n1',
+            arch: 'x86_64',
+            uefi: true,
+            lease_time: 86400,
+            ip: { address: '10.0.1.11', netmask: '255.255.255.0' },
+          },
+          netboot: { allowPXE: false, allowWorkflow: true },
+        },
+      ],
     });
     expect(JSON.stringify(hw)).not.toContain('toggleAllowNetboot');
     const m = (p.steps[1] as { object: KubeObject }).object;
     expect(m.spec).toEqual({
-      connection: { host: '10.0.1.11', port: 16992, authSecretRef: { name: 'bmc-amt', namespace: NS }, insecureTLS: true, providerOptions: { intelAMT: { port: 16992, hostScheme: 'http' } } },
+      connection: {
+        host: '10.0.1.11',
+        port: 16992,
+        authSecretRef: { name: 'bmc-amt', namespace: NS },
+        insecureTLS: true,
+        providerOptions: { intelAMT: { port: 16992, hostScheme: 'http' } },
+      },
     });
     expect(m.metadata.labels).toEqual({ 'fleet.lolwtf.ca/owner': 'fleetd', 'fleet.lolwtf.ca/device': 'n1' });
   });
@@ -151,7 +197,11 @@ describe('Hardware and Machine', () => {
     w.hardware.push(stamp(desiredHardware(gone, NS, false)), foreign);
     w.machines.push(stamp(desiredMachine(gone, NS)!));
     w.workflows.push(run(gone, 'provision', 60_000, { state: 'SUCCESS' }));
-    expect(kube(plan(w, cfg).steps).sort()).toEqual(['delete Hardware gone', 'delete Machine gone', `delete Workflow provision-gone-${Math.floor((NOW - 60_000) / 1000)}`]);
+    expect(kube(plan(w, cfg).steps).sort()).toEqual([
+      'delete Hardware gone',
+      'delete Machine gone',
+      `delete Workflow provision-gone-${Math.floor((NOW - 60_000) / 1000)}`,
+    ]);
   });
 
   it('an inventory that suddenly exports nothing deletes nothing', () => {
@@ -172,12 +222,25 @@ describe('desired_action provision', () => {
       templateRef: 'provision',
       hardwareRef: 'n1',
       hardwareMap: {
-        device_1: '52:54:00:12:34:56', node: 'n1', wipe: 'true', install: 'true', power_off: 'false', install_disk: '/dev/nvme0n1', install_disk_serial: 'S4EV',
-        os: 'talos', installer_image: 'ghcr.io/siderolabs/installer:v1.9.5', image_url: '', image_sha256: '', seed_url: '', config_url: 'https://fleetd.lab:8443/v1/config',
+        device_1: '52:54:00:12:34:56',
+        node: 'n1',
+        wipe: 'true',
+        install: 'true',
+        power_off: 'false',
+        install_disk: '/dev/nvme0n1',
+        install_disk_serial: 'S4EV',
+        os: 'talos',
+        installer_image: 'ghcr.io/siderolabs/installer:v1.9.5',
+        image_url: '',
+        image_sha256: '',
+        seed_url: '',
+        config_url: 'https://fleetd.lab:8443/v1/config',
       },
     });
     expect(JSON.stringify(wf)).not.toContain('toggleAllowNetboot');
-    expect((p.steps[0] as unknown as { patch: { spec: { interfaces: Array<{ netboot: { allowPXE: boolean } }> } } }).patch.spec.interfaces[0]!.netboot.allowPXE).toBe(true);
+    expect(
+      (p.steps[0] as unknown as { patch: { spec: { interfaces: Array<{ netboot: { allowPXE: boolean } }> } } }).patch.spec.interfaces[0]!.netboot.allowPXE,
+    ).toBe(true);
     expect(created(p.steps, 'Job').spec).toEqual({
       machineRef: { name: 'n1', namespace: NS },
       tasks: [{ powerAction: 'off' }, { oneTimeBootDeviceAction: { device: ['pxe'], efiBoot: true } }, { powerAction: 'on' }],
@@ -186,7 +249,7 @@ describe('desired_action provision', () => {
     expect(journals(p.steps)).toEqual([`info: n1: started Workflow ${name}; Rufio power-cycles it into a one-time PXE boot`]);
   });
 
-  it('a machine whose latest boot waits in HookOS holding an intake\'s code starts there, and the run takes that code', () => {
+  it("a machine whose latest boot waits in HookOS holding an intake's code starts there, and the run takes that code", () => {
     const d = device({ status: 'planned', desiredAction: 'provision', attested: recent('boot-1') });
     const p = plan(steady(d, { codes: new Map([['n1', code('boot-1', null)]]) }), cfg);
     const name = `provision-n1-${NOW / 1000}`;
@@ -197,9 +260,9 @@ describe('desired_action provision', () => {
 
   it.each<[string, Partial<Device>, InstallCodeRecord | undefined]>([
     ['attested minutes ago with no code', { attested: recent('boot-1') }, undefined],
-    ['its code is an earlier run\'s (a reinstall)', { attested: recent('boot-1') }, code('boot-1', 'provision-n1-1764400000')],
-    ['its code is an earlier boot\'s', { attested: recent('boot-2') }, code('boot-1', null)],
-    ['its intake\'s code is older than HookOS waits', {}, code('boot-0', null)],
+    ["its code is an earlier run's (a reinstall)", { attested: recent('boot-1') }, code('boot-1', 'provision-n1-1764400000')],
+    ["its code is an earlier boot's", { attested: recent('boot-2') }, code('boot-1', null)],
+    ["its intake's code is older than HookOS waits", {}, code('boot-0', null)],
   ])('a machine whose latest boot holds no code for this run is power-cycled: %s', (_n, over, c) => {
     const d = device({ desiredAction: 'provision', ...over });
     const p = plan(steady(d, { codes: new Map(c ? [['n1', c]] : []) }), cfg);
@@ -211,12 +274,26 @@ describe('desired_action provision', () => {
     const d = device({ desiredAction: 'provision', bmcType: undefined, attested: recent('boot-1') });
     const p = plan({ ...steady(d), machines: [] }, cfg);
     expect(kube(p.steps)).toEqual(['patch Hardware n1', `create Workflow provision-n1-${NOW / 1000}`]);
-    expect(journals(p.steps)).toEqual([`info: n1: started Workflow provision-n1-${NOW / 1000}; it has no BMC fleetd drives: power it on by hand so that it netboots`]);
+    expect(journals(p.steps)).toEqual([
+      `info: n1: started Workflow provision-n1-${NOW / 1000}; it has no BMC fleetd drives: power it on by hand so that it netboots`,
+    ]);
   });
 
   it.each<[string, Partial<World>, ReconcileConfig, Partial<Device>, string]>([
-    ['a Talos run without a config URL', {}, { ...cfg, configUrl: undefined }, {}, 'n1 lacks a config URL (fleet serve --config-url: install would have nothing to fetch); the run waits for a config URL'],
-    ['a disk-image run without a seed URL', {}, { ...cfg, seedUrl: undefined }, { className: 'nixos' }, 'n1 lacks a seed URL (fleet serve --seed-url: its first boot would have no seed); the run waits for a seed URL'],
+    [
+      'a Talos run without a config URL',
+      {},
+      { ...cfg, configUrl: undefined },
+      {},
+      'n1 lacks a config URL (fleet serve --config-url: install would have nothing to fetch); the run waits for a config URL',
+    ],
+    [
+      'a disk-image run without a seed URL',
+      {},
+      { ...cfg, seedUrl: undefined },
+      { className: 'nixos' },
+      'n1 lacks a seed URL (fleet serve --seed-url: its first boot would have no seed); the run waits for a seed URL',
+    ],
     [
       'a Talos class whose inputs are missing (a control plane without its bundle)',
       { classInputs: new Map([['worker', 'the class inputs of worker are missing (ENOENT); run fleet render-class-inputs and deploy them']]) },
@@ -224,7 +301,13 @@ describe('desired_action provision', () => {
       {},
       'n1 lacks its class inputs (the class inputs of worker are missing (ENOENT); run fleet render-class-inputs and deploy them); the run waits for its class inputs',
     ],
-    ['a Talos class nobody checked', { classInputs: new Map() }, cfg, {}, 'n1 lacks its class inputs (the class inputs of worker were not checked); the run waits for its class inputs'],
+    [
+      'a Talos class nobody checked',
+      { classInputs: new Map() },
+      cfg,
+      {},
+      'n1 lacks its class inputs (the class inputs of worker were not checked); the run waits for its class inputs',
+    ],
     [
       'a disk-image class whose seed inputs are missing',
       { classInputs: new Map([['nixos', 'the seed inputs of nixos are missing (ENOENT); run fleet render-class-inputs and deploy them']]) },
@@ -232,8 +315,20 @@ describe('desired_action provision', () => {
       { className: 'nixos' },
       'n1 lacks its class inputs (the seed inputs of nixos are missing (ENOENT); run fleet render-class-inputs and deploy them); the run waits for its class inputs',
     ],
-    ['no switch port recorded', {}, cfg, { attested: { ...recent('boot-1'), switchPort: null } }, 'n1 recorded no attested switch port: its last attestation came with no LLDP frame'],
-    ['the recorded port is not the declared one', {}, cfg, { attested: { ...recent('boot-1'), switchPort: 'Port 7' } }, 'n1 attested on port Port 7, expected Port 5'],
+    [
+      'no switch port recorded',
+      {},
+      cfg,
+      { attested: { ...recent('boot-1'), switchPort: null } },
+      'n1 recorded no attested switch port: its last attestation came with no LLDP frame',
+    ],
+    [
+      'the recorded port is not the declared one',
+      {},
+      cfg,
+      { attested: { ...recent('boot-1'), switchPort: 'Port 7' } },
+      'n1 attested on port Port 7, expected Port 5',
+    ],
   ])('a run that could not finish, or reach its machine, never starts: %s', (_n, world, c, over, line) => {
     const d = device({ desiredAction: 'provision', ...over });
     const p = plan(steady(d, world), c);
@@ -244,10 +339,15 @@ describe('desired_action provision', () => {
     expect(plan({ ...steady(d, world), noted: new Set([key]) }, c).steps).toEqual([]);
   });
 
-  it('a power cycle Rufio failed is journaled once, with Rufio\'s message and the runbook\'s action', () => {
+  it("a power cycle Rufio failed is journaled once, with Rufio's message and the runbook's action", () => {
     const d = device({ status: 'planned' });
     const wf = run(d, 'provision', 30_000, {});
-    const job = { ...stamp(desiredPowerCycle(d, wf.metadata.name, NS)), status: { conditions: [{ type: 'Failed', status: 'True', message: 'failed to run task power off: dial tcp 10.0.1.11:16992: connect: no route to host' }] } };
+    const job = {
+      ...stamp(desiredPowerCycle(d, wf.metadata.name, NS)),
+      status: {
+        conditions: [{ type: 'Failed', status: 'True', message: 'failed to run task power off: dial tcp 10.0.1.11:16992: connect: no route to host' }],
+      },
+    };
     const w = { ...steady(d), workflows: [wf], jobs: [job], hardware: [stamp(desiredHardware(d, NS, true))] };
     const p = plan(w, cfg);
     expect(kube(p.steps)).toEqual([]);
@@ -271,13 +371,18 @@ describe('desired_action provision', () => {
   it('a disk-image class runs provision-image with its image, digest and seed URL', () => {
     const p = plan(steady(device({ desiredAction: 'provision', className: 'nixos' })), { ...cfg, seedUrl: 'https://spore/seed' });
     const wf = created(p.steps, 'Workflow');
-    expect(wf.spec).toMatchObject({ templateRef: 'provision-image', hardwareMap: { os: 'nixos-image', image_url: 'https://img/nixos.img', image_sha256: 'c'.repeat(64), seed_url: 'https://spore/seed' } });
+    expect(wf.spec).toMatchObject({
+      templateRef: 'provision-image',
+      hardwareMap: { os: 'nixos-image', image_url: 'https://img/nixos.img', image_sha256: 'c'.repeat(64), seed_url: 'https://spore/seed' },
+    });
   });
 
   it('a run whose Template Tinkerbell does not hold yet waits for it', () => {
     const p = plan({ ...steady(device({ desiredAction: 'provision', className: 'nixos' })), templates: new Set(['provision']) }, cfg);
     expect(kube(p.steps)).toEqual([]);
-    expect(journals(p.steps)).toEqual(['warning: n1 lacks the Template provision-image in Tinkerbell; the run waits for the Template provision-image in Tinkerbell']);
+    expect(journals(p.steps)).toEqual([
+      'warning: n1 lacks the Template provision-image in Tinkerbell; the run waits for the Template provision-image in Tinkerbell',
+    ]);
   });
 
   it.each([
@@ -302,7 +407,9 @@ describe('desired_action provision', () => {
     const w = steady(device({ desiredAction: 'provision', ...over }));
     const p = plan(w, cfg);
     expect(kube(p.steps).filter((s) => s.startsWith('create'))).toEqual([]);
-    expect(journals(p.steps)).toEqual([`warning: n1 lacks a quotable ${key} (it holds ${char}, and the Template quotes it); the run waits for a quotable ${key}`]);
+    expect(journals(p.steps)).toEqual([
+      `warning: n1 lacks a quotable ${key} (it holds ${char}, and the Template quotes it); the run waits for a quotable ${key}`,
+    ]);
   });
 
   it('a run under way is adopted, not duplicated, when fleetd stopped before recording it', () => {
@@ -331,7 +438,11 @@ describe('desired_action provision', () => {
     const ended = { ...wf, status: { state: 'SUCCESS' } };
     const job = stamp(desiredPowerCycle(d, wf.metadata.name, NS));
     const later = plan({ ...w, workflows: [ended], jobs: [job], noted: new Set([noteKey({ run: wf.metadata.name, event: 'ended' })]) }, cfg);
-    expect(kube(later.steps).slice(0, 3)).toEqual([`delete Workflow ${wf.metadata.name}`, `delete Job ${wf.metadata.name}`, `create Workflow retire-n1-${NOW / 1000}`]);
+    expect(kube(later.steps).slice(0, 3)).toEqual([
+      `delete Workflow ${wf.metadata.name}`,
+      `delete Job ${wf.metadata.name}`,
+      `create Workflow retire-n1-${NOW / 1000}`,
+    ]);
   });
 
   it('a started run whose power cycle was never created gets its Job', () => {
@@ -354,7 +465,10 @@ describe('desired_action retire', () => {
 
   it('success counts only when the BMC reports the machine off', () => {
     const d = device({ status: 'decommissioning' });
-    const wf = run(d, 'retire', 3_600_000, { state: 'SUCCESS', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 3_500_000), action('reboot', 'SUCCESS', 3_400_000)] }] });
+    const wf = run(d, 'retire', 3_600_000, {
+      state: 'SUCCESS',
+      tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 3_500_000), action('reboot', 'SUCCESS', 3_400_000)] }],
+    });
     const w = { ...steady(d), workflows: [wf] };
     w.machines[0]!.status = { powerState: 'off' };
     const p = plan(w, cfg);
@@ -391,8 +505,25 @@ describe('desired_action retire', () => {
 
 describe('outcomes', () => {
   it.each([
-    ['FAILED (new spelling)', { state: 'FAILED', currentState: { actionName: 'install' }, tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 900_000), action('install', 'FAILED', 800_000, 'action completed')] }] }, 'FAILED at install (action completed)'],
-    ['STATE_TIMEOUT (old spelling)', { state: 'STATE_TIMEOUT', tasks: [{ actions: [{ name: 'wipe-disk', status: 'STATE_TIMEOUT', startedAt: new Date(NOW - 900_000).toISOString(), seconds: 600, message: 'timed out' }] }] }, 'TIMEOUT at wipe-disk (timed out)'],
+    [
+      'FAILED (new spelling)',
+      {
+        state: 'FAILED',
+        currentState: { actionName: 'install' },
+        tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 900_000), action('install', 'FAILED', 800_000, 'action completed')] }],
+      },
+      'FAILED at install (action completed)',
+    ],
+    [
+      'STATE_TIMEOUT (old spelling)',
+      {
+        state: 'STATE_TIMEOUT',
+        tasks: [
+          { actions: [{ name: 'wipe-disk', status: 'STATE_TIMEOUT', startedAt: new Date(NOW - 900_000).toISOString(), seconds: 600, message: 'timed out' }] },
+        ],
+      },
+      'TIMEOUT at wipe-disk (timed out)',
+    ],
   ])('a run that ended %s is journaled once, naming the action and its message', (_n, status, what) => {
     const d = device({ status: 'planned' });
     const wf = run(d, 'provision', 1_000_000, status);
@@ -407,12 +538,17 @@ describe('outcomes', () => {
   it('a retirement that failed is a danger line', () => {
     const d = device({ status: 'decommissioning' });
     const wf = run(d, 'retire', 1_000_000, { state: 'FAILED', tasks: [{ actions: [action('wipe-disk', 'FAILED', 900_000, 'boom')] }] });
-    expect(journals(plan({ ...steady(d), workflows: [wf] }, cfg).steps)[0]).toMatch(/^danger: n1: Workflow retire-n1-\d+ ended FAILED at wipe-disk \(boom\).*the device stays decommissioning$/);
+    expect(journals(plan({ ...steady(d), workflows: [wf] }, cfg).steps)[0]).toMatch(
+      /^danger: n1: Workflow retire-n1-\d+ ended FAILED at wipe-disk \(boom\).*the device stays decommissioning$/,
+    );
   });
 
   it('a run that passed its global timeout while install was current, on an active node: only noted', () => {
     const d = device({ status: 'active' });
-    const wf = run(d, 'provision', 5_000_000, { state: 'TIMEOUT', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 4_900_000), action('install', 'RUNNING', 4_800_000)] }] });
+    const wf = run(d, 'provision', 5_000_000, {
+      state: 'TIMEOUT',
+      tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 4_900_000), action('install', 'RUNNING', 4_800_000)] }],
+    });
     expect(journals(plan({ ...steady(d), workflows: [wf] }, cfg).steps)).toEqual([
       `info: n1: Workflow ${wf.metadata.name} passed its global timeout while install was current; the node is active, so it has its install`,
     ]);
@@ -424,29 +560,51 @@ describe('outcomes', () => {
     const job = stamp(desiredPowerCycle(d, wf.metadata.name, NS));
     const p = plan({ ...steady(d), workflows: [wf], jobs: [job], hardware: [stamp(desiredHardware(d, NS, true))] }, cfg);
     expect(kube(p.steps)).toEqual([`delete Workflow ${wf.metadata.name}`, `delete Job ${wf.metadata.name}`, 'patch Hardware n1']);
-    expect(journals(p.steps)[0]).toMatch(/never reported its first action within its global timeout \(3000 s\); fleetd deleted it, and no later boot resumes it/);
+    expect(journals(p.steps)[0]).toMatch(
+      /never reported its first action within its global timeout \(3000 s\); fleetd deleted it, and no later boot resumes it/,
+    );
   });
 
-  it('a Workflow whose Template Tinkerbell could not render has ended: journaled once with Tinkerbell\'s reason, not left to be deleted as abandoned', () => {
+  it("a Workflow whose Template Tinkerbell could not render has ended: journaled once with Tinkerbell's reason, not left to be deleted as abandoned", () => {
     const d = device();
     const reason = 'error rendering template: failed to parse template with ID w: err: template: workflow-template:1: function "nofunc" not defined';
-    const wf = run(d, 'provision', 30_000, { templateRendering: 'failed', conditions: [{ type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: reason }] });
+    const wf = run(d, 'provision', 30_000, {
+      templateRendering: 'failed',
+      conditions: [{ type: 'TemplateRenderedSuccess', status: 'False', reason: 'Error', message: reason }],
+    });
     const p = plan({ ...steady(d), workflows: [wf] }, cfg);
-    expect(journals(p.steps)).toEqual([`warning: n1: Tinkerbell could not render the Template of Workflow ${wf.metadata.name} (${reason}), so no action ran. Fix the cause, then set desired_action to provision`]);
+    expect(journals(p.steps)).toEqual([
+      `warning: n1: Tinkerbell could not render the Template of Workflow ${wf.metadata.name} (${reason}), so no action ran. Fix the cause, then set desired_action to provision`,
+    ]);
   });
 
-  it('a run whose first action Tinkerbell\'s agent reported RUNNING (no start time yet) is not abandoned, however late it began', () => {
+  it("a run whose first action Tinkerbell's agent reported RUNNING (no start time yet) is not abandoned, however late it began", () => {
     const d = device();
-    const wf = run(d, 'provision', 4_000_000, { state: 'RUNNING', globalTimeout: 3000, currentState: { actionName: 'wipe-disk', state: 'RUNNING' }, tasks: [{ actions: [{ name: 'wipe-disk', state: 'RUNNING', message: 'running action' }] }] });
+    const wf = run(d, 'provision', 4_000_000, {
+      state: 'RUNNING',
+      globalTimeout: 3000,
+      currentState: { actionName: 'wipe-disk', state: 'RUNNING' },
+      tasks: [{ actions: [{ name: 'wipe-disk', state: 'RUNNING', message: 'running action' }] }],
+    });
     const p = plan({ ...steady(d), workflows: [wf], hardware: [stamp(desiredHardware(d, NS, true))] }, cfg);
     expect(kube(p.steps)).toEqual([]);
     expect(journals(p.steps)).toEqual([]);
   });
 
   it('a node that attests again after its provision succeeded booted HookOS instead of its disk: journaled once per run, counted', () => {
-    const attested = (agoMs: number) => ({ at: new Date(NOW - agoMs).toISOString(), mac: '52:54:00:12:34:56', bootId: 'b2', eks: {}, secureBoot: true, switchPort: 'Port 5' });
+    const attested = (agoMs: number) => ({
+      at: new Date(NOW - agoMs).toISOString(),
+      mac: '52:54:00:12:34:56',
+      bootId: 'b2',
+      eks: {},
+      secureBoot: true,
+      switchPort: 'Port 5',
+    });
     const d = device({ status: 'planned', attested: attested(60_000) });
-    const done = run(d, 'provision', 600_000, { state: 'SUCCESS', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 500_000), action('install', 'SUCCESS', 400_000)] }] });
+    const done = run(d, 'provision', 600_000, {
+      state: 'SUCCESS',
+      tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 500_000), action('install', 'SUCCESS', 400_000)] }],
+    });
     const w = { ...steady(d), workflows: [done], noted: new Set([noteKey({ run: done.metadata.name, event: 'ended' })]) };
     const p = plan(w, cfg);
     expect(journals(p.steps)).toEqual([
@@ -463,7 +621,12 @@ describe('outcomes', () => {
     const running = run(d, 'provision', 60_000, { state: 'RUNNING', tasks: [{ actions: [action('wipe-disk', 'RUNNING', 30_000)] }] });
     expect(kube(plan({ ...steady(d), workflows: [running] }, cfg).steps)).toEqual(['patch Hardware n1']);
     const done = run(d, 'provision', 60_000, { state: 'SUCCESS' });
-    const w = { ...steady(d), workflows: [done], hardware: [stamp(desiredHardware(d, NS, true))], noted: new Set([noteKey({ run: done.metadata.name, event: 'ended' })]) };
+    const w = {
+      ...steady(d),
+      workflows: [done],
+      hardware: [stamp(desiredHardware(d, NS, true))],
+      noted: new Set([noteKey({ run: done.metadata.name, event: 'ended' })]),
+    };
     const p = plan(w, cfg);
     expect(kube(p.steps)).toEqual(['patch Hardware n1']);
     expect(JSON.stringify(p.steps[0])).toContain('"allowPXE":false');
@@ -472,14 +635,35 @@ describe('outcomes', () => {
 
 describe('reading Workflows', () => {
   it.each([
-    ['STATE_SUCCESS', 'success'], ['SUCCESS', 'success'], ['STATE_FAILED', 'failed'], ['TIMEOUT', 'timeout'],
-    ['STATE_PENDING', 'pending'], ['PREPARING', 'pending'], ['POST', 'running'], ['', 'pending'], ['SOMETHING_NEW', 'running'],
+    ['STATE_SUCCESS', 'success'],
+    ['SUCCESS', 'success'],
+    ['STATE_FAILED', 'failed'],
+    ['TIMEOUT', 'timeout'],
+    ['STATE_PENDING', 'pending'],
+    ['PREPARING', 'pending'],
+    ['POST', 'running'],
+    ['', 'pending'],
+    ['SOMETHING_NEW', 'running'],
   ])('%s reads as %s', (raw, want) => {
     expect(runState(raw)).toBe(want);
   });
 
   it('reads actions in both spellings', () => {
-    const v = viewWorkflow({ apiVersion: 'v', kind: 'Workflow', metadata: { name: 'w' }, status: { tasks: [{ actions: [{ name: 'a', status: 'STATE_SUCCESS', startedAt: '2026-11-30T00:00:00Z', seconds: 5 }, { name: 'b', state: 'RUNNING', executionStart: '2026-11-30T00:00:10Z' }] }] } });
+    const v = viewWorkflow({
+      apiVersion: 'v',
+      kind: 'Workflow',
+      metadata: { name: 'w' },
+      status: {
+        tasks: [
+          {
+            actions: [
+              { name: 'a', status: 'STATE_SUCCESS', startedAt: '2026-11-30T00:00:00Z', seconds: 5 },
+              { name: 'b', state: 'RUNNING', executionStart: '2026-11-30T00:00:10Z' },
+            ],
+          },
+        ],
+      },
+    });
     expect(v.actions.map((a) => [a.name, a.state, a.started, a.stopped])).toEqual([
       ['a', 'success', Date.parse('2026-11-30T00:00:00Z'), Date.parse('2026-11-30T00:00:05Z')],
       ['b', 'running', Date.parse('2026-11-30T00:00:10Z'), null],

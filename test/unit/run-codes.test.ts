@@ -15,7 +15,13 @@ import type { InstallCodeRecord } from '../../verifier/state/local-store.js';
  */
 const NS = 'tinkerbell';
 const NOW = Date.parse('2026-12-01T08:00:00Z');
-const cfg: ReconcileConfig = { namespace: NS, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, configUrl: 'https://fleetd.lab:8443/v1/config' };
+const cfg: ReconcileConfig = {
+  namespace: NS,
+  hookosWaitS: 600,
+  defaultGlobalTimeoutS: 3600,
+  corroborationS: 600,
+  configUrl: 'https://fleetd.lab:8443/v1/config',
+};
 const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
 const classes = new Map<string, NodeClass>([
   ['worker', { name: 'worker', payload: 'talos', installerImage: INSTALLER, controlPlane: false }],
@@ -25,23 +31,59 @@ const A = 'a'.repeat(64);
 const PORT5 = { port: 'Port 5', names: ['Port 5'] };
 
 const device = (over: Partial<Device>): Device => ({
-  id: 'n1', hostname: 'n1', serial: 'SN1', status: 'planned', controlPlane: false, className: 'worker', address: '10.0.1.11/24', switchPort: 'Port 5',
-  bmcType: 'amt', installDisk: '/dev/nvme0n1', installDiskSerial: 'S4EV', binding: { rsa2048: A }, ...over,
+  id: 'n1',
+  hostname: 'n1',
+  serial: 'SN1',
+  status: 'planned',
+  controlPlane: false,
+  className: 'worker',
+  address: '10.0.1.11/24',
+  switchPort: 'Port 5',
+  bmcType: 'amt',
+  installDisk: '/dev/nvme0n1',
+  installDiskSerial: 'S4EV',
+  binding: { rsa2048: A },
+  ...over,
 });
 
 /** The attestation of boot `bootId`: the device as the inventory then holds it, after admission's own writes. */
 function attest(d: Device, bootId: string, run: ReturnType<typeof openRun>, autoProvision = true) {
-  const input: AdmissionInput = { serial: d.serial, device: d, proven: [{ kind: 'rsa2048', hash: A }], authorship: { authored: true }, seen: PORT5, run, autoProvision };
+  const input: AdmissionInput = {
+    serial: d.serial,
+    device: d,
+    proven: [{ kind: 'rsa2048', hash: A }],
+    authorship: { authored: true },
+    seen: PORT5,
+    run,
+    autoProvision,
+  };
   const a = admit(input);
-  const attested: Device = { ...d, mac: '52:54:00:12:34:56', attested: { at: new Date(NOW).toISOString(), mac: '52:54:00:12:34:56', bootId, eks: { rsa2048: A }, secureBoot: true, switchPort: 'Port 5' } };
+  const attested: Device = {
+    ...d,
+    mac: '52:54:00:12:34:56',
+    attested: { at: new Date(NOW).toISOString(), mac: '52:54:00:12:34:56', bootId, eks: { rsa2048: A }, secureBoot: true, switchPort: 'Port 5' },
+  };
   return { a, device: attested };
 }
 
 function world(d: Device, workflows: KubeObject[], codes: InstallCodeRecord[]): World {
   const machine = desiredMachine(d, NS);
   return {
-    now: NOW, devices: [d], classes, hardware: d.mac ? [desiredHardware(d, NS, false)] : [], machines: machine ? [machine] : [], workflows, jobs: [],
-    templates: new Set(['provision', 'provision-image']), noted: new Set(), codes: new Map(codes.map((c) => [c.device, c])), classInputs: new Map([['worker', null], ['controlplane', null], ['nixos', null]]),
+    now: NOW,
+    devices: [d],
+    classes,
+    hardware: d.mac ? [desiredHardware(d, NS, false)] : [],
+    machines: machine ? [machine] : [],
+    workflows,
+    jobs: [],
+    templates: new Set(['provision', 'provision-image']),
+    noted: new Set(),
+    codes: new Map(codes.map((c) => [c.device, c])),
+    classInputs: new Map([
+      ['worker', null],
+      ['controlplane', null],
+      ['nixos', null],
+    ]),
   };
 }
 
@@ -51,13 +93,14 @@ function applied(d: Device, steps: Step[]): { device: Device; workflow: KubeObje
   let workflow: KubeObject | undefined;
   for (const s of steps) {
     if (s.to === 'inventory' && s.op === 'recordRun') next = { ...next, lastRun: s.run, desiredAction: undefined };
-    if (s.to === 'kube' && s.op === 'create' && s.kind === 'Workflow') workflow = { ...s.object, metadata: { ...s.object.metadata, creationTimestamp: new Date(NOW).toISOString() } };
+    if (s.to === 'kube' && s.op === 'create' && s.kind === 'Workflow')
+      workflow = { ...s.object, metadata: { ...s.object.metadata, creationTimestamp: new Date(NOW).toISOString() } };
   }
   return { device: next, workflow, job: steps.some((s) => s.to === 'kube' && s.op === 'create' && s.kind === 'Job') };
 }
 
 describe('admit → plan → admit', () => {
-  it('a control plane that waits in HookOS: desired_action starts a power-cycled run, and the next boot\'s attestation gets its code', () => {
+  it("a control plane that waits in HookOS: desired_action starts a power-cycled run, and the next boot's attestation gets its code", () => {
     const first = attest(device({ className: 'controlplane', controlPlane: true }), 'boot-1', null);
     expect(first.a.provision).toEqual({ issue: false, reason: 'no provision: a control plane waits for desired_action provision' });
 
@@ -73,7 +116,15 @@ describe('admit → plan → admit', () => {
   it('the intake of a planned worker: the code at its attestation, a run with no power cycle that takes that code', () => {
     const first = attest(device({}), 'boot-1', null);
     expect(first.a.provision).toEqual({ issue: true, run: null, kind: 'provision', intake: true });
-    const code: InstallCodeRecord = { device: 'n1', hostname: 'n1', sha256: 'ab'.repeat(32), bootId: 'boot-1', at: new Date(NOW).toISOString(), run: null, servedAt: null };
+    const code: InstallCodeRecord = {
+      device: 'n1',
+      hostname: 'n1',
+      sha256: 'ab'.repeat(32),
+      bootId: 'boot-1',
+      at: new Date(NOW).toISOString(),
+      run: null,
+      servedAt: null,
+    };
     const steps = plan(world({ ...first.device, desiredAction: 'provision' }, [], [code]), cfg).steps;
     const pass = applied(first.device, steps);
     expect(pass.workflow?.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('hookos');

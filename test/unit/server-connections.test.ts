@@ -17,7 +17,29 @@ import { buildServer, listen, type ServerOptions } from '../../verifier/http/ser
 
 const dir = mkdtempSync(join(tmpdir(), 'fleet-conns-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(dir, 'k.pem'), '-out', join(dir, 'c.pem'), '-days', '1', '-subj', '/CN=fleetd', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+execFileSync(
+  'openssl',
+  [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    join(dir, 'k.pem'),
+    '-out',
+    join(dir, 'c.pem'),
+    '-days',
+    '1',
+    '-subj',
+    '/CN=fleetd',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+  ],
+  { stdio: 'ignore' },
+);
 const tls = { cert: readFileSync(join(dir, 'c.pem')), key: readFileSync(join(dir, 'k.pem')) };
 
 /** No attestation reaches it: these peers never ask. */
@@ -46,11 +68,12 @@ function closedWithin(s: Socket, waitMs: number): Promise<number | 'open'> {
   });
 }
 
-const tcp = (port: number, localAddress = '127.0.0.1') => new Promise<Socket>((resolve, reject) => {
-  const s = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(s));
-  sockets.push(s);
-  s.once('error', reject);
-});
+const tcp = (port: number, localAddress = '127.0.0.1') =>
+  new Promise<Socket>((resolve, reject) => {
+    const s = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(s));
+    sockets.push(s);
+    s.once('error', reject);
+  });
 
 describe('connections that ask nothing', () => {
   it('a TCP connection that never sends a byte is closed after the idle time', async () => {
@@ -76,7 +99,10 @@ describe('connections that ask nothing', () => {
     for (let i = 0; i < 4; i++) await tcp(port);
     expect(await closedWithin(await tcp(port), 1000)).toBeLessThan(1000);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ port, host: '127.0.0.1', localAddress: '127.0.0.2', path: '/healthz', rejectUnauthorized: false, agent: false }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      const req = request(
+        { port, host: '127.0.0.1', localAddress: '127.0.0.2', path: '/healthz', rejectUnauthorized: false, agent: false },
+        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+      );
       req.once('error', reject);
       req.end();
     });
@@ -88,7 +114,10 @@ describe('connections that ask nothing', () => {
     const installs = { fetch: async () => (await new Promise((r) => setTimeout(r, 1000)), { status: 404 }) } as unknown as Installs;
     const port = await serve({ tls, installs, connections: { idleMs: 200 } });
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ port, host: '127.0.0.1', path: `/v1/config/${'a'.repeat(43)}`, rejectUnauthorized: false, agent: false }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+      const req = request(
+        { port, host: '127.0.0.1', path: `/v1/config/${'a'.repeat(43)}`, rejectUnauthorized: false, agent: false },
+        (res) => (res.resume(), resolve(res.statusCode ?? 0)),
+      );
       req.once('error', reject);
       req.end();
     });

@@ -17,7 +17,16 @@ describe('the request log', () => {
     const stream = new Writable({ write: (chunk: Buffer, _e, cb) => ((log += chunk.toString()), cb()) });
     const installs = { fetch: async () => ({ status: 404 }) } as unknown as Installs;
     const app = buildServer({ service: {} as AttestationService, installs, logger: { level: 'trace', stream } });
-    const paths = [`/v1/config/${CODE}`, `/v1/config/${CODE}/`, `/v1/config/${CODE}?x=1`, `/v1/configs/${CODE}`, `/v1/seed/${CODE}.json`, `/v1/config/${CODE.slice(0, 40)}`, `/V1/CONFIG/${CODE}`, `//v1/config/${CODE}`];
+    const paths = [
+      `/v1/config/${CODE}`,
+      `/v1/config/${CODE}/`,
+      `/v1/config/${CODE}?x=1`,
+      `/v1/configs/${CODE}`,
+      `/v1/seed/${CODE}.json`,
+      `/v1/config/${CODE.slice(0, 40)}`,
+      `/V1/CONFIG/${CODE}`,
+      `//v1/config/${CODE}`,
+    ];
     for (const url of paths) {
       const r = await app.inject({ method: 'GET', url });
       expect(r.statusCode, url).toBe(404);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseProcNetTcp, waitAcknowledged, type Connection } from '../../verifier/install/tcp-ack.js';
 
 const HEADER = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
-const HEADER6 = '  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
+const HEADER6 =
+  '  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
 // Lines as Linux writes them (recorded on this machine, inode numbers changed).
 const V4 = `${HEADER}
    0: 0100007F:20FB 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 41111 1 0000000000000000 100 0 0 10 0
@@ -40,12 +41,21 @@ describe('/proc/net/tcp', () => {
 
 /** A connection with ends as Node reports them; the kernel's view comes from `lines`. */
 function conn(over: Partial<Connection> = {}): Connection {
-  return { localAddress: '::ffff:127.0.0.1', localPort: 8443, remoteAddress: '::ffff:127.0.0.1', remotePort: 0xdb0c, writableLength: 0, destroyed: false, ...over };
+  return {
+    localAddress: '::ffff:127.0.0.1',
+    localPort: 8443,
+    remoteAddress: '::ffff:127.0.0.1',
+    remotePort: 0xdb0c,
+    writableLength: 0,
+    destroyed: false,
+    ...over,
+  };
 }
-const line = (tx: number) => `${HEADER}\n   7: 0100007F:20FB 0100007F:DB0C 01 ${tx.toString(16).padStart(8, '0').toUpperCase()}:00000000 00:00000000 00000000     0 0 1 2 0 20 0 0 12 -1\n`;
+const line = (tx: number) =>
+  `${HEADER}\n   7: 0100007F:20FB 0100007F:DB0C 01 ${tx.toString(16).padStart(8, '0').toUpperCase()}:00000000 00:00000000 00000000     0 0 1 2 0 20 0 0 12 -1\n`;
 
-describe('waiting for the peer\'s acknowledgement', () => {
-  it('acknowledged once the kernel\'s tx_queue for the connection drains to 0', async () => {
+describe("waiting for the peer's acknowledgement", () => {
+  it("acknowledged once the kernel's tx_queue for the connection drains to 0", async () => {
     const queue = [0x900, 0x400, 0];
     let reads = 0;
     expect(await waitAcknowledged(conn(), { deadlineMs: 10_000, pollMs: 1, read: async () => line(queue[Math.min(reads++, 2)]!) })).toBe(true);
@@ -57,7 +67,7 @@ describe('waiting for the peer\'s acknowledgement', () => {
     expect(await waitAcknowledged(conn(), { deadlineMs: 100, pollMs: 1, now: () => (t += 30), read: async () => line(0x200) })).toBe(false);
   });
 
-  it('not acknowledged while Node still holds bytes, even when the kernel\'s queue is empty', async () => {
+  it("not acknowledged while Node still holds bytes, even when the kernel's queue is empty", async () => {
     let t = 0;
     expect(await waitAcknowledged(conn({ writableLength: 10 }), { deadlineMs: 100, pollMs: 1, now: () => (t += 30), read: async () => line(0) })).toBe(false);
   });
@@ -65,7 +75,9 @@ describe('waiting for the peer\'s acknowledgement', () => {
   it('a connection Node has closed counts once the kernel shows every byte acknowledged (fleetd closed first: FIN_WAIT, TIME_WAIT)', async () => {
     const queue = [0x300, 0];
     let reads = 0;
-    expect(await waitAcknowledged(conn({ destroyed: true }), { deadlineMs: 10_000, pollMs: 1, read: async () => line(queue[Math.min(reads++, 1)]!) })).toBe(true);
+    expect(await waitAcknowledged(conn({ destroyed: true }), { deadlineMs: 10_000, pollMs: 1, read: async () => line(queue[Math.min(reads++, 1)]!) })).toBe(
+      true,
+    );
   });
 
   it('a connection the kernel has dropped counts only when the peer closed it cleanly (a FIN, no error) after every byte was handed over', async () => {
@@ -83,6 +95,11 @@ describe('waiting for the peer\'s acknowledgement', () => {
 
   it('matches IPv6 ends however they are written', async () => {
     const v6 = `${HEADER6}\n   0: B80D0120000000000000000001000000:20FB B80D0120000000000000000002000000:C352 01 00000000:00000000 00:00000000 00000000     0 0 1 1 0 20 4 30 10 -1\n`;
-    expect(await waitAcknowledged(conn({ localAddress: '2001:db8::1', remoteAddress: '2001:0db8:0:0::2', remotePort: 0xc352 }), { deadlineMs: 100, read: async () => v6 })).toBe(true);
+    expect(
+      await waitAcknowledged(conn({ localAddress: '2001:db8::1', remoteAddress: '2001:0db8:0:0::2', remotePort: 0xc352 }), {
+        deadlineMs: 100,
+        read: async () => v6,
+      }),
+    ).toBe(true);
   });
 });

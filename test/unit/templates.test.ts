@@ -15,7 +15,12 @@ interface TemplateData {
   version: string;
   name: string;
   global_timeout: number;
-  tasks: Array<{ name: string; worker: string; volumes?: string[]; actions: Array<{ name: string; image: string; timeout: number; command: string[]; environment?: Record<string, string>; pid?: string }> }>;
+  tasks: Array<{
+    name: string;
+    worker: string;
+    volumes?: string[];
+    actions: Array<{ name: string; image: string; timeout: number; command: string[]; environment?: Record<string, string>; pid?: string }>;
+  }>;
 }
 
 function readTemplate(file: string) {
@@ -79,7 +84,17 @@ it('the provision and provision-image Templates both exist', () => {
  * (test/tinkerbell renders the Templates with Tinkerbell's own code).
  */
 describe('wipe-disk, given the Workflows fleetd creates', () => {
-  const device: Device = { id: 'n1', hostname: 'n1', serial: 'SN1', status: 'active', controlPlane: false, installDisk: '/dev/nvme0n1', installDiskSerial: 'S4EV', binding: {}, mac: '52:54:00:12:34:56' };
+  const device: Device = {
+    id: 'n1',
+    hostname: 'n1',
+    serial: 'SN1',
+    status: 'active',
+    controlPlane: false,
+    installDisk: '/dev/nvme0n1',
+    installDiskSerial: 'S4EV',
+    binding: {},
+    mac: '52:54:00:12:34:56',
+  };
   const classes: NodeClass[] = [
     { name: 'worker', payload: 'talos', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5', controlPlane: false },
     { name: 'nixos', payload: 'nixos-image', imageUrl: 'https://img.example/nixos.raw', imageSha256: 'c'.repeat(64), controlPlane: false },
@@ -92,10 +107,15 @@ describe('wipe-disk, given the Workflows fleetd creates', () => {
     const wf = desiredWorkflow(device, cls, kind, 1764576000, 'tinkerbell', u);
     const map = wf.spec!.hardwareMap as Record<string, string>;
     const wipe = readTemplate(`${String(wf.spec!.templateRef)}.yaml`).actions.find((a) => a.name === 'wipe-disk')!;
-    const rendered = Object.fromEntries(Object.entries(wipe.environment ?? {}).map(([k, v]) => [k, v.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_m, key: string) => {
-      if (!(key in map)) throw new Error(`map has no entry for key "${key}"`);
-      return map[key]!;
-    })]));
+    const rendered = Object.fromEntries(
+      Object.entries(wipe.environment ?? {}).map(([k, v]) => [
+        k,
+        v.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_m, key: string) => {
+          if (!(key in map)) throw new Error(`map has no entry for key "${key}"`);
+          return map[key]!;
+        }),
+      ]),
+    );
     return lackRefusal(readEnv('wipe-disk', rendered));
   }
 
@@ -106,9 +126,13 @@ describe('wipe-disk, given the Workflows fleetd creates', () => {
   });
 
   it('refuses a provision fleetd has no config URL or seed URL for, before the wipe', () => {
-    expect(wipeRefusal(classes[0]!, 'provision', { seedUrl: urls.seedUrl })).toBe('the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped');
+    expect(wipeRefusal(classes[0]!, 'provision', { seedUrl: urls.seedUrl })).toBe(
+      'the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped',
+    );
     for (const cls of classes.slice(1)) {
-      expect(wipeRefusal(cls, 'provision', { configUrl: urls.configUrl })).toBe(`the run installs ${cls.payload}, but gives image-to-disk no seed URL (SEED_URL); nothing wiped`);
+      expect(wipeRefusal(cls, 'provision', { configUrl: urls.configUrl })).toBe(
+        `the run installs ${cls.payload}, but gives image-to-disk no seed URL (SEED_URL); nothing wiped`,
+      );
     }
   });
 });

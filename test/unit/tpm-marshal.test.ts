@@ -39,7 +39,7 @@ function replaying(exchanges: Exchange[]): Transport {
 }
 
 describe('TCG EK templates (EK Credential Profile 2.0, B.3.3 and B.3.4)', () => {
-  it('L-1 RSA 2048 marshals to the profile\'s bytes', () => {
+  it("L-1 RSA 2048 marshals to the profile's bytes", () => {
     const expected = hex(`0001 000b 000300b2 0020 ${POLICY} 0006 0080 0043 0010 0800 00000000 0100`);
     const bytes = marshalPublic(ekTemplateRsa());
     expect(bytes.length).toBe(expected.length + 256);
@@ -47,7 +47,7 @@ describe('TCG EK templates (EK Credential Profile 2.0, B.3.3 and B.3.4)', () => 
     expect(bytes.subarray(expected.length).every((b) => b === 0)).toBe(true);
   });
 
-  it('L-2 ECC NIST P-256 marshals to the profile\'s bytes', () => {
+  it("L-2 ECC NIST P-256 marshals to the profile's bytes", () => {
     const zeros = '00'.repeat(32);
     const expected = hex(`0023 000b 000300b2 0020 ${POLICY} 0006 0080 0043 0010 0003 0010 0020 ${zeros} 0020 ${zeros}`);
     expect(Buffer.from(marshalPublic(ekTemplateEcc()))).toEqual(expected);
@@ -95,7 +95,9 @@ describe('a recorded swtpm session', () => {
     const e = session.exchanges[first]!;
     const res = hex(e.response);
     res.writeUInt32BE(res.length + 1, 2);
-    expect(() => decodeResponse({ name: 'CreatePrimary', cc: TPM_CC.CreatePrimary, auths: [{ kind: 'password' }], responseHandles: 1 }, res)).toThrow(ParseError);
+    expect(() => decodeResponse({ name: 'CreatePrimary', cc: TPM_CC.CreatePrimary, auths: [{ kind: 'password' }], responseHandles: 1 }, res)).toThrow(
+      ParseError,
+    );
   });
 
   it('a truncated response is a typed error naming the field', () => {
@@ -116,7 +118,9 @@ describe('a recorded swtpm session', () => {
 
 describe('command framing', () => {
   it('a sessionless command has tag 0x8001 and its own size', () => {
-    expect(Buffer.from(encodeCommand({ name: 'FlushContext', cc: TPM_CC.FlushContext, params: hex('80000001') }))).toEqual(hex('8001 0000000e 00000165 80000001'));
+    expect(Buffer.from(encodeCommand({ name: 'FlushContext', cc: TPM_CC.FlushContext, params: hex('80000001') }))).toEqual(
+      hex('8001 0000000e 00000165 80000001'),
+    );
   });
   it('a password session is TPM_RS_PW with an empty nonce, no attributes and an empty HMAC', () => {
     expect(Buffer.from(encodeCommand({ name: 'PCR_Extend', cc: 0x182, handles: [0], auths: [{ kind: 'password' }] }))).toEqual(

@@ -57,10 +57,18 @@ export function admit(input: AdmissionInput): Admission {
   }
   if (d.verdict !== 'attested' || !device) {
     // ek-hash-mismatch, ek-missing: the runbook's "Nothing was written"; the audit names the refused hash.
-    return { verdict: d.verdict, reason: d.message, ...(d.refused ? { refused: d.refused } : {}), writes: 'nothing', claim: false, journal: [], provision: none };
+    return {
+      verdict: d.verdict,
+      reason: d.message,
+      ...(d.refused ? { refused: d.refused } : {}),
+      writes: 'nothing',
+      claim: false,
+      journal: [],
+      provision: none,
+    };
   }
   if (!input.authorship?.authored) {
-    const why = input.authorship?.reason ?? 'the binding\'s authorship was not checked';
+    const why = input.authorship?.reason ?? "the binding's authorship was not checked";
     return {
       verdict: 'ek-binding-unauthored',
       reason: why,

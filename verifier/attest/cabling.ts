@@ -1,7 +1,5 @@
 /** The switch port an LLDP frame names, or why none is known. */
-export type SeenPort =
-  | { port: string; /** every name the frame gives the port (Port ID, Port Description) */ names: string[] }
-  | { port: null; why: string };
+export type SeenPort = { port: string /** every name the frame gives the port (Port ID, Port Description) */; names: string[] } | { port: null; why: string };
 
 export type Cabling = { ok: true } | { ok: false; journal: string };
 

@@ -76,7 +76,7 @@ function checkQuote(session: Session, req: FinishRequest, reportRaw: Uint8Array)
   }
   const expected = createHash('sha256').update(session.nonce).update(reportRaw).digest();
   if (!bytesEqual(attest.extraData, expected)) {
-    throw new Refusal('quote-stale', 'the quote does not sign this session\'s nonce and this report');
+    throw new Refusal('quote-stale', "the quote does not sign this session's nonce and this report");
   }
   return attest;
 }
@@ -91,7 +91,9 @@ function checkPcrs(session: Session, attest: QuoteAttest, req: FinishRequest): M
     throw new Refusal('pcr-mismatch', 'the quote does not cover exactly PCRs 0-23 of the SHA-256 bank');
   }
   const indices = sel[0]!.pcrs;
-  const sent = Object.keys(req.pcrs).map(Number).sort((a, b) => a - b);
+  const sent = Object.keys(req.pcrs)
+    .map(Number)
+    .sort((a, b) => a - b);
   if (sent.length !== indices.length || sent.some((v, i) => v !== indices[i])) {
     throw new Refusal('pcr-mismatch', `the PCRs sent (${sent.join(',')}) are not the PCRs quoted (${indices.join(',')})`);
   }
@@ -114,7 +116,8 @@ function checkReport(session: Session, reportRaw: Uint8Array): Report {
     throw new Refusal('report-invalid', errorMessage(err));
   }
   if (report.session !== session.id) throw new Refusal('report-invalid', 'the report names another session');
-  if (report.serial !== session.serial || report.mac !== session.mac) throw new Refusal('report-invalid', 'the report\'s serial or MAC differs from the start\'s');
+  if (report.serial !== session.serial || report.mac !== session.mac)
+    throw new Refusal('report-invalid', "the report's serial or MAC differs from the start's");
   return report;
 }
 
@@ -134,7 +137,8 @@ function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uin
   }
   const measured = new Set(Array.from({ length: log.length }, (_, i) => (log.typeOf(i) === EV_NO_ACTION ? -1 : log.pcrOf(i))));
   const unmeasured = FIRMWARE_PCRS.filter((p) => !measured.has(p));
-  if (unmeasured.length) throw new Refusal('eventlog-invalid', `the event log measures nothing into PCR ${unmeasured.join(', ')}: it does not describe a firmware boot`);
+  if (unmeasured.length)
+    throw new Refusal('eventlog-invalid', `the event log measures nothing into PCR ${unmeasured.join(', ')}: it does not describe a firmware boot`);
   const cmp = comparePcrs(log, 'sha256', pcrs);
   if (!cmp.ok) throw new Refusal('eventlog-mismatch', `the event log does not replay to the quoted PCR ${cmp.mismatched.join(', ')}`);
   return { secureBoot: secureBootState(log).enabled, notes: cmp.notes };

@@ -84,12 +84,13 @@ const AK_REQUIRED = A.fixedTPM | A.fixedParent | A.sensitiveDataOrigin | A.restr
  */
 export function checkAk(b64: string): CheckedAk {
   const pub = decode(b64, 'AK');
-  if ((pub.attributes & AK_REQUIRED) !== AK_REQUIRED) throw new Refusal('ak-invalid', 'the AK is not a fixedTPM, fixedParent, restricted signing key made in the TPM');
+  if ((pub.attributes & AK_REQUIRED) !== AK_REQUIRED)
+    throw new Refusal('ak-invalid', 'the AK is not a fixedTPM, fixedParent, restricted signing key made in the TPM');
   if (pub.attributes & A.decrypt) throw new Refusal('ak-invalid', 'the AK is also a decryption key');
   const hashOk = pub.scheme.hashAlg !== undefined && pub.scheme.hashAlg !== TPM_ALG.SHA1 && HASHES[pub.scheme.hashAlg] !== undefined;
   const schemeOk = pub.type === 'ecc' ? pub.scheme.scheme === TPM_ALG.ECDSA : pub.scheme.scheme === TPM_ALG.RSASSA || pub.scheme.scheme === TPM_ALG.RSAPSS;
   if (!hashOk || !schemeOk) throw new Refusal('ak-invalid', 'the AK does not declare an ECDSA, RSASSA or RSAPSS scheme with SHA-256 or stronger');
-  if (pub.nameAlg === TPM_ALG.SHA1 || !HASHES[pub.nameAlg]) throw new Refusal('ak-invalid', 'the AK\'s nameAlg is not SHA-256 or stronger');
+  if (pub.nameAlg === TPM_ALG.SHA1 || !HASHES[pub.nameAlg]) throw new Refusal('ak-invalid', "the AK's nameAlg is not SHA-256 or stronger");
   let key: KeyObject;
   try {
     key = publicKeyObject(pub);

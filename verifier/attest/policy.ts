@@ -29,7 +29,8 @@ export function decide(entry: { hostname: string; binding: Binding } | null, ser
     }
   }
   for (const [kind] of approved) {
-    if (!proven.some((e) => e.kind === kind)) return { verdict: 'ek-missing', message: `the TPM proved no ${kind} EK, which ${entry.hostname}'s entry approves` };
+    if (!proven.some((e) => e.kind === kind))
+      return { verdict: 'ek-missing', message: `the TPM proved no ${kind} EK, which ${entry.hostname}'s entry approves` };
   }
   return { verdict: 'attested', message: `${entry.hostname}: the TPM proved every EK its entry approves` };
 }

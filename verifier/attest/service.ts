@@ -75,7 +75,13 @@ export class AttestationService {
     this.autoProvision = opts.autoProvision ?? false;
     this.onRunWanted = opts.onRunWanted ?? (() => undefined);
     this.now = opts.now ?? (() => new Date());
-    this.refusals = new RefusalAudit(this.audit, (v) => this.metrics.verdicts.labels(v).inc(), undefined, undefined, () => this.now().getTime());
+    this.refusals = new RefusalAudit(
+      this.audit,
+      (v) => this.metrics.verdicts.labels(v).inc(),
+      undefined,
+      undefined,
+      () => this.now().getTime(),
+    );
   }
 
   /** Refusals of the claimed keys are answered as a verdict too: the agent prints it and stops. */
@@ -85,7 +91,15 @@ export class AttestationService {
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       this.sessions.chargeRefused(ctx.peer);
-      this.refusals.refused(ctx.peer, { request: ctx.requestId, serial: req.serial, mac: req.mac, peer: ctx.peer, verdict: err.code, reason: err.message, stage: 'start' });
+      this.refusals.refused(ctx.peer, {
+        request: ctx.requestId,
+        serial: req.serial,
+        mac: req.mac,
+        peer: ctx.peer,
+        verdict: err.code,
+        reason: err.message,
+        stage: 'start',
+      });
       return { verdict: err.code, message: err.message };
     }
   }
@@ -175,7 +189,11 @@ export class AttestationService {
         switchPort,
       });
       this.store.dropClaim(device.serial);
-      await this.inventory.journal(device, 'success', `${device.hostname} attested from HookOS: its TPM proved every EK its entry approves (MAC ${evidence.report.mac}, switch port ${switchPort ?? 'none'})`);
+      await this.inventory.journal(
+        device,
+        'success',
+        `${device.hostname} attested from HookOS: its TPM proved every EK its entry approves (MAC ${evidence.report.mac}, switch port ${switchPort ?? 'none'})`,
+      );
     }
     for (const j of a.journal) await this.inventory.journal(device, j.kind, j.message);
   }
@@ -187,11 +205,19 @@ export class AttestationService {
       return { verdict: 'attested', message: 'the TPM proved every EK the entry approves' };
     }
     const p = a.provision;
-    const issued = await this.installs.issue(device, { bootId: evidence.report.bootId, mac: evidence.report.mac, uuid: evidence.report.uuid ?? null }, { run: p.run, kind: p.kind }, ctx.requestId);
+    const issued = await this.installs.issue(
+      device,
+      { bootId: evidence.report.bootId, mac: evidence.report.mac, uuid: evidence.report.uuid ?? null },
+      { run: p.run, kind: p.kind },
+      ctx.requestId,
+    );
     if ('refused' in issued) {
       // No code, so nothing is wiped: wipe-disk requires one.
       this.audit('attest.install', { ...install, issued: false, reason: issued.refused });
-      return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; no install code: the run cannot install (read the attest.install audit line)' };
+      return {
+        verdict: 'attested',
+        message: 'the TPM proved every EK the entry approves; no install code: the run cannot install (read the attest.install audit line)',
+      };
     }
     if (p.intake) {
       if (device.desiredAction !== 'provision') await this.inventory.setDesiredAction(device, 'provision');
@@ -216,7 +242,7 @@ function wireMessage(a: Admission): string {
     case 'ek-missing':
       return 'this TPM proved no EK of a kind the entry approves';
     case 'ek-binding-unauthored':
-      return 'the approved EK binding is not the one the trusted writer wrote; read the device\'s journal';
+      return "the approved EK binding is not the one the trusted writer wrote; read the device's journal";
     default:
       return a.reason;
   }

@@ -81,7 +81,10 @@ export class SessionStore {
   admit(peer: string): void {
     this.sweep();
     if ((this.byPeer.get(peer)?.length ?? 0) + (this.refused.get(peer) ?? 0) >= this.limits.perPeer) {
-      throw new TooManySessions('too-many-sessions', `${peer} holds ${this.limits.perPeer} attestation sessions; try again in ${Math.ceil((2 * this.ttlMs) / 1000)} s`);
+      throw new TooManySessions(
+        'too-many-sessions',
+        `${peer} holds ${this.limits.perPeer} attestation sessions; try again in ${Math.ceil((2 * this.ttlMs) / 1000)} s`,
+      );
     }
   }
 

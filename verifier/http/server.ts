@@ -60,15 +60,11 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   });
 
-  app.post(
-    PATHS.start,
-    { schema: { body: StartRequest, response: { 200: StartAnswer, '4xx': ErrorResponse } } },
-    async (req) => opts.service.start(req.body as StartRequest, { peer: peerAddress(req.ip), requestId: req.id }),
+  app.post(PATHS.start, { schema: { body: StartRequest, response: { 200: StartAnswer, '4xx': ErrorResponse } } }, async (req) =>
+    opts.service.start(req.body as StartRequest, { peer: peerAddress(req.ip), requestId: req.id }),
   );
-  app.post(
-    PATHS.finish,
-    { schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } },
-    async (req) => opts.service.finish(req.body as FinishRequest, { peer: peerAddress(req.ip), requestId: req.id }),
+  app.post(PATHS.finish, { schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } }, async (req) =>
+    opts.service.finish(req.body as FinishRequest, { peer: peerAddress(req.ip), requestId: req.id }),
   );
   app.get('/healthz', async () => ({ ok: true }));
   if (opts.installs) for (const kind of ['config', 'seed'] as const) documentRoute(app, opts.installs, kind);

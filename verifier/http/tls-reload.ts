@@ -21,7 +21,13 @@ export function loadTls(files: TlsFiles): { cert: Buffer; key: Buffer; notAfter:
  * replaces them): new connections get the new pair, without a restart. A pair that does not load
  * (half-written, mismatched) is reported and the old one kept.
  */
-export function watchTls(server: Server, files: TlsFiles, onLoaded: (notAfter: Date) => void, onError: (message: string) => void, intervalMs = 5000): () => void {
+export function watchTls(
+  server: Server,
+  files: TlsFiles,
+  onLoaded: (notAfter: Date) => void,
+  onError: (message: string) => void,
+  intervalMs = 5000,
+): () => void {
   const reload = () => {
     try {
       const { cert, key, notAfter } = loadTls(files);

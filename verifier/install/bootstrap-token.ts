@@ -25,7 +25,11 @@ export const tokenString = (t: BootstrapToken) => `${t.id}.${t.secret}`;
  * `expiresAt`: the config's time to live plus four hours, so a kubelet that starts late still joins,
  * and a token nobody used stops working by itself.
  */
-export function bootstrapTokenSecret(t: BootstrapToken, node: string, expiresAt: Date): {
+export function bootstrapTokenSecret(
+  t: BootstrapToken,
+  node: string,
+  expiresAt: Date,
+): {
   apiVersion: 'v1';
   kind: 'Secret';
   metadata: { name: string; namespace: string; labels: Record<string, string> };

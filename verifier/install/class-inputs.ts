@@ -61,7 +61,14 @@ export function renderSeedInputs(settings: ClassSettings): Map<string, SeedInput
  */
 const TALOS_DEFAULTS = {
   kubelet: { defaultRuntimeSeccompProfileEnabled: true, disableManifestsDirectory: true },
-  features: { rbac: true, stableHostname: true, apidCheckExtKeyUsage: true, diskQuotaSupport: true, kubePrism: { enabled: true, port: 7445 }, hostDNS: { enabled: true, forwardKubeDNSToHost: true } },
+  features: {
+    rbac: true,
+    stableHostname: true,
+    apidCheckExtKeyUsage: true,
+    diskQuotaSupport: true,
+    kubePrism: { enabled: true, port: 7445 },
+    hostDNS: { enabled: true, forwardKubeDNSToHost: true },
+  },
   discovery: { enabled: true, registries: { kubernetes: { disabled: true }, service: {} } },
   controlPlaneNodeLabels: { 'node.kubernetes.io/exclude-from-external-load-balancers': '' },
   admissionControl: [
@@ -69,7 +76,14 @@ const TALOS_DEFAULTS = {
       name: 'PodSecurity',
       configuration: {
         apiVersion: 'pod-security.admission.config.k8s.io/v1alpha1',
-        defaults: { audit: 'restricted', 'audit-version': 'latest', enforce: 'baseline', 'enforce-version': 'latest', warn: 'restricted', 'warn-version': 'latest' },
+        defaults: {
+          audit: 'restricted',
+          'audit-version': 'latest',
+          enforce: 'baseline',
+          'enforce-version': 'latest',
+          warn: 'restricted',
+          'warn-version': 'latest',
+        },
         exemptions: { namespaces: ['kube-system'], runtimeClasses: [], usernames: [] },
         kind: 'PodSecurityConfiguration',
       },
@@ -140,7 +154,10 @@ export function renderClassInputs(secrets: TalosSecrets, settings: ClassSettings
         discovery: structuredClone(TALOS_DEFAULTS.discovery),
       },
     };
-    out.set(name, { config, network: { gateway: settings.network.gateway, ...(settings.network.nameservers ? { nameservers: settings.network.nameservers } : {}) } });
+    out.set(name, {
+      config,
+      network: { gateway: settings.network.gateway, ...(settings.network.nameservers ? { nameservers: settings.network.nameservers } : {}) },
+    });
   }
   return out;
 }
@@ -165,7 +182,10 @@ export async function readClassInputs(dir: string, className: string): Promise<{
   try {
     [configText, networkText] = await Promise.all([readFile(join(where, 'config.yaml'), 'utf8'), readFile(join(where, 'network.yaml'), 'utf8')]);
   } catch (err) {
-    throw new FleetError('class-inputs-missing', `the class inputs of ${className} are missing (${errorMessage(err)}); run fleet render-class-inputs and deploy them`);
+    throw new FleetError(
+      'class-inputs-missing',
+      `the class inputs of ${className} are missing (${errorMessage(err)}); run fleet render-class-inputs and deploy them`,
+    );
   }
   const base = parseBase(configText, join(where, 'config.yaml'));
   const network = parse(networkText) as ClassNetwork | null;
@@ -178,7 +198,10 @@ export async function readClassInputs(dir: string, className: string): Promise<{
   try {
     validateTalosConfig(probe);
   } catch (err) {
-    throw new FleetError('class-inputs-missing', `the class inputs of ${className} are incomplete: ${errorMessage(err)}; run fleet render-class-inputs and deploy them`);
+    throw new FleetError(
+      'class-inputs-missing',
+      `the class inputs of ${className} are incomplete: ${errorMessage(err)}; run fleet render-class-inputs and deploy them`,
+    );
   }
   return { base, network };
 }

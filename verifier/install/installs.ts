@@ -118,7 +118,13 @@ export class Installs {
     }
   }
 
-  private async renderSeedOf(device: Device, payload: Exclude<Payload, 'talos'>, boot: AttestedBoot, run: string | null, at: Date): Promise<{ kind: 'seed'; body: Buffer; contentType: string } | { refused: string; reason: string }> {
+  private async renderSeedOf(
+    device: Device,
+    payload: Exclude<Payload, 'talos'>,
+    boot: AttestedBoot,
+    run: string | null,
+    at: Date,
+  ): Promise<{ kind: 'seed'; body: Buffer; contentType: string } | { refused: string; reason: string }> {
     if (!this.o.classInputsDir) return { refused: NO_CLASS_INPUTS, reason: 'no-class-inputs' };
     if (!device.address) return { refused: `${device.hostname} lacks an address`, reason: 'node-values' };
     let inputs;
@@ -127,12 +133,24 @@ export class Installs {
     } catch (err) {
       return { refused: errorMessage(err), reason: 'class-inputs' };
     }
-    const seed = renderSeed(payload, inputs, { className: device.className!, hostname: device.hostname, address: device.address, mac: boot.mac, nodeUuid: boot.uuid, run, at });
+    const seed = renderSeed(payload, inputs, {
+      className: device.className!,
+      hostname: device.hostname,
+      address: device.address,
+      mac: boot.mac,
+      nodeUuid: boot.uuid,
+      run,
+      at,
+    });
     return { kind: 'seed', ...seed };
   }
 
   /** `mac` is the one this attestation proved: at a machine's first attestation the inventory has none yet. */
-  private async render(device: Device, mac: string, at: Date): Promise<{ kind: 'config'; body: Buffer; contentType: string } | { refused: string; reason: string }> {
+  private async render(
+    device: Device,
+    mac: string,
+    at: Date,
+  ): Promise<{ kind: 'config'; body: Buffer; contentType: string } | { refused: string; reason: string }> {
     if (!this.o.classInputsDir) return { refused: NO_CLASS_INPUTS, reason: 'no-class-inputs' };
     if (!device.address || !device.installDisk) return { refused: `${device.hostname} lacks an address or install_disk`, reason: 'node-values' };
     let inputs;
@@ -190,7 +208,8 @@ export class Installs {
       // missing config, since the node boots its install and asks in vain.
       if (record.servedAt && device?.status !== 'planned') {
         metrics.configRefetched.labels(record.hostname).inc();
-        if (device) await this.journalOnce(device, sha256, 'refetched', `the node asked again for the ${what} fleetd served it (at ${record.servedAt}, from ${peer})`);
+        if (device)
+          await this.journalOnce(device, sha256, 'refetched', `the node asked again for the ${what} fleetd served it (at ${record.servedAt}, from ${peer})`);
         return { status: 404, reason: 'served' };
       }
       metrics.configMissing.labels(record.hostname).inc();
@@ -206,12 +225,23 @@ export class Installs {
       return { status: 503, reason: 'the inventory does not answer' };
     }
     if (device?.status !== 'planned') {
-      if (device) await this.journalOnce(device, sha256, `status-${device.status}`, `the node asked for its ${what} while the device is ${device.status}; fleetd serves it only to a planned device`);
+      if (device)
+        await this.journalOnce(
+          device,
+          sha256,
+          `status-${device.status}`,
+          `the node asked for its ${what} while the device is ${device.status}; fleetd serves it only to a planned device`,
+        );
       return { status: 404, reason: 'not planned' };
     }
     if (held.inFlight) return { status: 503, reason: `a fetch of this ${what} is being answered` };
     if (held.unacknowledgedTo !== null && held.unacknowledgedTo !== peer) {
-      await this.journalOnce(device, sha256, `elsewhere:${peer}`, `the node asked for its ${what} from ${peer}, but fleetd answered it to ${held.unacknowledgedTo}, which did not acknowledge all of it; it stays for one more fetch from there alone`);
+      await this.journalOnce(
+        device,
+        sha256,
+        `elsewhere:${peer}`,
+        `the node asked for its ${what} from ${peer}, but fleetd answered it to ${held.unacknowledgedTo}, which did not acknowledge all of it; it stays for one more fetch from there alone`,
+      );
       return { status: 404, reason: 'answered elsewhere' };
     }
     held.inFlight = true;
@@ -253,11 +283,19 @@ export class Installs {
     metrics.configsServed.inc();
     metrics.configsWaiting.set(configs.waiting());
     if (device) {
-      await this.o.inventory.journal(device, 'success', `fleetd served the ${kind} of ${record?.run ?? device.lastRun ?? 'its run'} to ${peer}`).catch(() => undefined);
+      await this.o.inventory
+        .journal(device, 'success', `fleetd served the ${kind} of ${record?.run ?? device.lastRun ?? 'its run'} to ${peer}`)
+        .catch(() => undefined);
       try {
         await this.o.inventory.setStatus(device, 'active');
       } catch (err) {
-        this.o.audit('fleet.config', { peer, node: device.hostname, document: kind, outcome: 'served', reason: `the device could not be set active: ${errorMessage(err)}` });
+        this.o.audit('fleet.config', {
+          peer,
+          node: device.hostname,
+          document: kind,
+          outcome: 'served',
+          reason: `the device could not be set active: ${errorMessage(err)}`,
+        });
       }
     }
     return true;

@@ -36,7 +36,10 @@ export async function readSeedInputs(dir: string, className: string): Promise<Se
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new FleetError('class-inputs-missing', `the seed inputs of ${className} are missing (${errorMessage(err)}); run fleet render-class-inputs and deploy them`);
+    throw new FleetError(
+      'class-inputs-missing',
+      `the seed inputs of ${className} are missing (${errorMessage(err)}); run fleet render-class-inputs and deploy them`,
+    );
   }
   let v: unknown;
   try {

@@ -39,20 +39,23 @@ export function renderSeed(payload: Exclude<Payload, 'talos'>, inputs: SeedInput
     // A new instance-id per code: cloud-init runs its first-boot modules again for a new install.
     const instance = `${node.hostname}-${node.run ?? 'intake'}`;
     const metaData = stringify({ 'instance-id': instance, 'local-hostname': node.hostname }, YAML_11_SAFE);
-    const networkConfig = stringify({
-      version: 2,
-      ethernets: {
-        boot: {
-          match: { macaddress: node.mac },
-          'set-name': 'boot',
-          dhcp4: false,
-          addresses: [node.address],
-          // 0.0.0.0/0, not netplan's "default": cloud-init 22.4's v2 parser takes only addresses.
-          routes: [{ to: '0.0.0.0/0', via: inputs.network.gateway }],
-          ...(nameservers.length ? { nameservers: { addresses: nameservers } } : {}),
+    const networkConfig = stringify(
+      {
+        version: 2,
+        ethernets: {
+          boot: {
+            match: { macaddress: node.mac },
+            'set-name': 'boot',
+            dhcp4: false,
+            addresses: [node.address],
+            // 0.0.0.0/0, not netplan's "default": cloud-init 22.4's v2 parser takes only addresses.
+            routes: [{ to: '0.0.0.0/0', via: inputs.network.gateway }],
+            ...(nameservers.length ? { nameservers: { addresses: nameservers } } : {}),
+          },
         },
       },
-    }, YAML_11_SAFE);
+      YAML_11_SAFE,
+    );
     const userData = inputs.userData ?? '#cloud-config\n{}\n';
     const files = [
       { name: 'meta-data', body: Buffer.from(metaData) },

@@ -57,7 +57,17 @@ export function validateTalosConfig(cfg: unknown): asserts cfg is TalosConfig {
   need('cluster.ca.crt');
   need('cluster.token', (v) => typeof v === 'string' && BOOTSTRAP_TOKEN.test(v));
   if (get(cfg, 'machine.type') === 'controlplane') {
-    for (const p of ['machine.ca.key', 'cluster.ca.key', 'cluster.aggregatorCA.crt', 'cluster.aggregatorCA.key', 'cluster.serviceAccount.key', 'cluster.etcd.ca.crt', 'cluster.etcd.ca.key', 'cluster.secretboxEncryptionSecret']) need(p);
+    for (const p of [
+      'machine.ca.key',
+      'cluster.ca.key',
+      'cluster.aggregatorCA.crt',
+      'cluster.aggregatorCA.key',
+      'cluster.serviceAccount.key',
+      'cluster.etcd.ca.crt',
+      'cluster.etcd.ca.key',
+      'cluster.secretboxEncryptionSecret',
+    ])
+      need(p);
     need('cluster.apiServer.certSANs', (v) => Array.isArray(v) && v.length > 0);
   } else {
     for (const p of ['machine.ca.key', 'cluster.ca.key']) if (get(cfg, p)) problems.push(`${p} (a worker holds no CA key)`);
@@ -77,7 +87,9 @@ export function renderTalosConfig(base: TalosConfig, network: ClassNetwork, node
   machine.network = {
     ...(isMap(machine.network) ? machine.network : {}),
     hostname: node.hostname,
-    interfaces: [{ deviceSelector: { hardwareAddr: node.mac }, dhcp: false, addresses: [node.address], routes: [{ network: '0.0.0.0/0', gateway: network.gateway }] }],
+    interfaces: [
+      { deviceSelector: { hardwareAddr: node.mac }, dhcp: false, addresses: [node.address], routes: [{ network: '0.0.0.0/0', gateway: network.gateway }] },
+    ],
     ...(network.nameservers?.length ? { nameservers: network.nameservers } : {}),
   };
   machine.install = { ...(isMap(machine.install) ? machine.install : {}), disk: node.installDisk, wipe: false };

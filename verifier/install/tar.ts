@@ -13,7 +13,13 @@ export function ustar(files: ReadonlyArray<{ name: string; body: Buffer }>, mtim
     h.write('0000000\0', 108, 'ascii'); // uid
     h.write('0000000\0', 116, 'ascii'); // gid
     h.write(`${f.body.length.toString(8).padStart(11, '0')}\0`, 124, 'ascii');
-    h.write(`${Math.floor(mtime.getTime() / 1000).toString(8).padStart(11, '0')}\0`, 136, 'ascii');
+    h.write(
+      `${Math.floor(mtime.getTime() / 1000)
+        .toString(8)
+        .padStart(11, '0')}\0`,
+      136,
+      'ascii',
+    );
     h.write('        ', 148, 'ascii'); // the checksum counts its own field as spaces
     h.write('0', 156, 'ascii'); // a regular file
     h.write('ustar\x0000', 257, 'binary');

@@ -83,7 +83,10 @@ export async function readProcNetTcp(): Promise<string> {
  * the peer closed without a reset only once the peer acknowledged fleetd's FIN, which follows
  * every byte.
  */
-export async function waitAcknowledged(conn: Connection, opts: { deadlineMs: number; pollMs?: number; read?: () => Promise<string>; now?: () => number } = { deadlineMs: 30_000 }): Promise<boolean> {
+export async function waitAcknowledged(
+  conn: Connection,
+  opts: { deadlineMs: number; pollMs?: number; read?: () => Promise<string>; now?: () => number } = { deadlineMs: 30_000 },
+): Promise<boolean> {
   const now = opts.now ?? Date.now;
   const read = opts.read ?? readProcNetTcp;
   const until = now() + opts.deadlineMs;

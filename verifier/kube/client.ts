@@ -43,13 +43,23 @@ export function kubeError(err: unknown, what: string): KubeError {
   if (err instanceof ApiException) {
     let body: { message?: string; reason?: string } = {};
     try {
-      body = typeof err.body === 'string' ? JSON.parse(err.body) : (err.body as typeof body) ?? {};
+      body = typeof err.body === 'string' ? JSON.parse(err.body) : ((err.body as typeof body) ?? {});
     } catch {
       // a body that is not a Status: the HTTP code says enough
     }
     const detail = body.message ?? `HTTP ${err.code}`;
     const code =
-      err.code === 409 ? (body.reason === 'AlreadyExists' ? 'kube-exists' : 'kube-conflict') : err.code === 404 ? 'kube-not-found' : err.code === 401 || err.code === 403 ? 'kube-forbidden' : err.code >= 500 || err.code === 429 ? 'kube-unavailable' : 'kube-refused';
+      err.code === 409
+        ? body.reason === 'AlreadyExists'
+          ? 'kube-exists'
+          : 'kube-conflict'
+        : err.code === 404
+          ? 'kube-not-found'
+          : err.code === 401 || err.code === 403
+            ? 'kube-forbidden'
+            : err.code >= 500 || err.code === 429
+              ? 'kube-unavailable'
+              : 'kube-refused';
     return new KubeError(code, `${what}: ${detail}`, err.code);
   }
   return new KubeError('kube-unreachable', `${what}: ${errorMessage(err)}`);
@@ -89,7 +99,12 @@ export class KubeClient implements Kube {
     do {
       let page: { items?: KubeObject[]; metadata?: { continue?: string } };
       try {
-        page = await this.objects.listNamespacedCustomObject({ ...this.where(kind), limit: PAGE, ...(labelSelector ? { labelSelector } : {}), ...(cont ? { _continue: cont } : {}) });
+        page = await this.objects.listNamespacedCustomObject({
+          ...this.where(kind),
+          limit: PAGE,
+          ...(labelSelector ? { labelSelector } : {}),
+          ...(cont ? { _continue: cont } : {}),
+        });
       } catch (err) {
         throw kubeError(err, `list ${KINDS[kind].plural}`);
       }
@@ -120,7 +135,10 @@ export class KubeClient implements Kube {
   async patch(kind: Kind, name: string, patch: Record<string, unknown>, resourceVersion?: string): Promise<KubeObject> {
     const body = resourceVersion ? { ...patch, metadata: { ...((patch.metadata as object) ?? {}), resourceVersion } } : patch;
     try {
-      return (await this.objects.patchNamespacedCustomObject({ ...this.where(kind), name, body, fieldValidation: STRICT }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch))) as KubeObject;
+      return (await this.objects.patchNamespacedCustomObject(
+        { ...this.where(kind), name, body, fieldValidation: STRICT },
+        setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+      )) as KubeObject;
     } catch (err) {
       throw kubeError(err, `patch ${kind} ${name}`);
     }

@@ -92,11 +92,10 @@ export class NetBoxClient {
       if (outcome.ok) return outcome.items;
       lastProblem = outcome.problem;
     }
-    throw new NetBoxError(
-      NETBOX_ERROR_CODES.error,
-      `NetBox's answer to GET ${endpoint}/ kept changing while it was paged (${lastProblem}); try again`,
-      { method: 'GET', path: `${endpoint}/` },
-    );
+    throw new NetBoxError(NETBOX_ERROR_CODES.error, `NetBox's answer to GET ${endpoint}/ kept changing while it was paged (${lastProblem}); try again`, {
+      method: 'GET',
+      path: `${endpoint}/`,
+    });
   }
 
   /** One object by id. */
@@ -293,8 +292,7 @@ export class NetBoxClient {
       } catch {
         throw new NetBoxError(
           NETBOX_ERROR_CODES.error,
-          `NetBox at ${this.apiUrl} answered ${method} ${path} with ${res.status} but not JSON (${this.#summarize(res)}); ` +
-            'does the URL point at NetBox?',
+          `NetBox at ${this.apiUrl} answered ${method} ${path} with ${res.status} but not JSON (${this.#summarize(res)}); ` + 'does the URL point at NetBox?',
           details,
         );
       }
@@ -318,8 +316,7 @@ export class NetBoxClient {
       const to = res.location ? ` to ${this.#token.redact(stripQuery(res.location))}` : '';
       throw new NetBoxError(
         NETBOX_ERROR_CODES.error,
-        `NetBox at ${this.apiUrl} redirected ${method} ${path}${to} (${res.status}); set the URL to where the API really is ` +
-          '(https rather than http?)',
+        `NetBox at ${this.apiUrl} redirected ${method} ${path}${to} (${res.status}); set the URL to where the API really is ` + '(https rather than http?)',
         details,
       );
     }
@@ -328,8 +325,7 @@ export class NetBoxClient {
 
   #failureError(method: Method, path: string, result: Attempt, attempts: number, retryable: boolean): NetBoxError {
     const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    const maybeApplied =
-      method === 'POST' && !retryable ? '; the POST may or may not have been applied: check NetBox before sending it again' : '';
+    const maybeApplied = method === 'POST' && !retryable ? '; the POST may or may not have been applied: check NetBox before sending it again' : '';
     if (result.kind === 'response') {
       return new NetBoxError(
         NETBOX_ERROR_CODES.error,
@@ -401,21 +397,13 @@ export class NetBoxClient {
 }
 
 function refusedEndpoint(method: string, endpoint: string): NetBoxError {
-  return new NetBoxError(
-    NETBOX_ERROR_CODES.filterRefused,
-    `refused to ${method} ${String(endpoint)}: it is not an endpoint fleet uses`,
-    { method },
-  );
+  return new NetBoxError(NETBOX_ERROR_CODES.filterRefused, `refused to ${method} ${String(endpoint)}: it is not an endpoint fleet uses`, { method });
 }
 
 function objectPath(method: Method, endpoint: NetBoxEndpoint, id: number): string {
   if (!isNetBoxEndpoint(endpoint)) throw refusedEndpoint(method, endpoint);
   if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) {
-    throw new NetBoxError(
-      NETBOX_ERROR_CODES.filterRefused,
-      `refused to ${method} ${endpoint}/${String(id)}/: the id must be a positive integer`,
-      { method },
-    );
+    throw new NetBoxError(NETBOX_ERROR_CODES.filterRefused, `refused to ${method} ${endpoint}/${String(id)}/: the id must be a positive integer`, { method });
   }
   return `${endpoint}/${id}/`;
 }
@@ -441,13 +429,7 @@ function readObject<T>(body: unknown, method: Method, path: string): T {
 
 function readPage<T>(body: unknown, path: string): NetBoxPage<T> {
   const b = body as Partial<NetBoxPage<T>> | null;
-  if (
-    b === null ||
-    typeof b !== 'object' ||
-    typeof b.count !== 'number' ||
-    !Array.isArray(b.results) ||
-    (b.next !== null && typeof b.next !== 'string')
-  ) {
+  if (b === null || typeof b !== 'object' || typeof b.count !== 'number' || !Array.isArray(b.results) || (b.next !== null && typeof b.next !== 'string')) {
     throw new NetBoxError(NETBOX_ERROR_CODES.error, `NetBox answered GET ${path} without the {count, next, results} of a listing`, {
       method: 'GET',
       path,

@@ -137,7 +137,12 @@ export const NETBOX_NO_PERMISSION = 'You do not have permission to perform this 
  */
 export function requiredPermission(method: string, path: string): { action: PermissionAction; objectType: string } | undefined {
   const action = METHOD_ACTIONS[method.toUpperCase()];
-  const endpoint = path.split(/[?#]/)[0]!.replace(/^\/?(api\/)?/, '').split('/').slice(0, 2).join('/');
+  const endpoint = path
+    .split(/[?#]/)[0]!
+    .replace(/^\/?(api\/)?/, '')
+    .split('/')
+    .slice(0, 2)
+    .join('/');
   const objectType = ENDPOINT_OBJECT_TYPES[endpoint];
   return action === undefined || objectType === undefined ? undefined : { action, objectType };
 }

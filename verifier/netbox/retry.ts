@@ -62,15 +62,7 @@ export function isRetryable(method: string, kind: FailureKind): boolean {
 }
 
 /** Node's fetch (undici) codes for a connection that was never established. */
-const CONNECT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
 
 /** The error codes found on a fetch failure (`err.cause.code`, and those of an AggregateError's parts). */
 export function errorCodes(err: unknown): string[] {

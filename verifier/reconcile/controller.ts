@@ -66,7 +66,8 @@ export class Controller {
     }
     if (this.lastError) this.opts.log({ event: 'reconcile.recovered' });
     this.lastError = undefined;
-    if (result.writes || result.warnings.length) this.opts.log({ event: 'reconcile.pass', writes: result.writes, warnings: result.warnings.length ? result.warnings : undefined });
+    if (result.writes || result.warnings.length)
+      this.opts.log({ event: 'reconcile.pass', writes: result.writes, warnings: result.warnings.length ? result.warnings : undefined });
   }
 
   /** Ends the passes, then releases the lease (a failed release is logged; the lease then expires). */

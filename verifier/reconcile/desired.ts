@@ -60,7 +60,19 @@ export type RunKind = 'provision' | 'retire';
 
 /** The parameters a run gives its Template ({{.key}}). */
 export const HARDWARE_MAP_KEYS = [
-  'device_1', 'node', 'wipe', 'install', 'power_off', 'install_disk', 'install_disk_serial', 'os', 'installer_image', 'image_url', 'image_sha256', 'seed_url', 'config_url',
+  'device_1',
+  'node',
+  'wipe',
+  'install',
+  'power_off',
+  'install_disk',
+  'install_disk_serial',
+  'os',
+  'installer_image',
+  'image_url',
+  'image_sha256',
+  'seed_url',
+  'config_url',
 ] as const;
 export type HardwareMapKey = (typeof HARDWARE_MAP_KEYS)[number];
 
@@ -88,7 +100,14 @@ export function templateFor(kind: RunKind, cls: NodeClass | undefined): string {
  * A run's Workflow: `<kind>-<node>-<unix seconds>`, hardwareMap device_1 = the MAC and the run's
  * parameters, as strings (the Templates read them as {{.key}}).
  */
-export function desiredWorkflow(device: Device, cls: NodeClass | undefined, kind: RunKind, unix: number, namespace: string, urls: { seedUrl?: string | undefined; configUrl?: string | undefined }): KubeObject {
+export function desiredWorkflow(
+  device: Device,
+  cls: NodeClass | undefined,
+  kind: RunKind,
+  unix: number,
+  namespace: string,
+  urls: { seedUrl?: string | undefined; configUrl?: string | undefined },
+): KubeObject {
   const name = `${kind}-${device.hostname}-${unix}`;
   // Every key, empty when unused: Tinkerbell renders with missingkey=error, so a missing key fails the run.
   const provision = kind === 'provision' && cls;

@@ -61,7 +61,13 @@ export class LeaderLease {
     const lease = await this.kube.readLease(this.name);
     if (lease?.spec?.holderIdentity !== this.identity) return;
     const now = new V1MicroTime(this.now());
-    await this.replace(lease, { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions: lease.spec.leaseTransitions ?? 0 }).catch((err: unknown) => {
+    await this.replace(lease, {
+      holderIdentity: '',
+      leaseDurationSeconds: 1,
+      acquireTime: now,
+      renewTime: now,
+      leaseTransitions: lease.spec.leaseTransitions ?? 0,
+    }).catch((err: unknown) => {
       if (!(err instanceof KubeError && err.code === 'kube-conflict')) throw err;
     });
   }

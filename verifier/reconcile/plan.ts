@@ -1,6 +1,16 @@
 import type { Device, DeviceStatus, JournalKind } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
-import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds, splitCidr, templateFor, unquotableParameters, type RunKind } from './desired.js';
+import {
+  desiredHardware,
+  desiredMachine,
+  desiredPowerCycle,
+  desiredWorkflow,
+  holds,
+  splitCidr,
+  templateFor,
+  unquotableParameters,
+  type RunKind,
+} from './desired.js';
 import { DEVICE_LABEL, isOwned, type Kind, type KubeObject } from './objects.js';
 import { isFinished, objectsOf, viewWorkflow, type WorkflowView } from './workflow-view.js';
 import type { InstallCodeRecord } from '../state/local-store.js';
@@ -90,13 +100,23 @@ export function plan(world: World, cfg: ReconcileConfig): Plan {
     runsOf.set(v.device, [...(runsOf.get(v.device) ?? []), v]);
   }
   const ctx = { world, cfg, steps, hardware, machines, jobs };
-  for (const device of world.devices) planDevice(ctx, device, (runsOf.get(device.hostname) ?? []).sort((a, b) => a.created - b.created));
+  for (const device of world.devices)
+    planDevice(
+      ctx,
+      device,
+      (runsOf.get(device.hostname) ?? []).sort((a, b) => a.created - b.created),
+    );
 
   // Objects of devices the inventory no longer exports. An inventory that suddenly exports none
   // is far likelier a broken read or filter than a retired fleet: then nothing is deleted.
   const known = new Set(world.devices.map((d) => d.hostname));
   const orphans: Array<[Kind, KubeObject]> = [];
-  for (const [kind, list] of [['Workflow', world.workflows], ['Job', world.jobs], ['Machine', world.machines], ['Hardware', world.hardware]] as const) {
+  for (const [kind, list] of [
+    ['Workflow', world.workflows],
+    ['Job', world.jobs],
+    ['Machine', world.machines],
+    ['Hardware', world.hardware],
+  ] as const) {
     for (const o of list) if (isOwned(o) && !known.has(o.metadata.labels?.[DEVICE_LABEL] ?? '')) orphans.push([kind, o]);
   }
   if (orphans.length && world.devices.length === 0) warnings.push(`the inventory exports no device; ${orphans.length} owned object(s) kept until it does`);
@@ -159,7 +179,11 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   if (device.desiredAction) {
     if (current && current.run.kind !== device.desiredAction) {
       // Another kind of run is under way: the new request waits for it to end, it is not dropped.
-      journal({ ...ctx, steps: after }, device, 'info', `${host}: desired_action ${device.desiredAction} waits for Workflow ${current.run.name} to end`, { host, event: 'waits', detail: `run:${current.run.name}` });
+      journal({ ...ctx, steps: after }, device, 'info', `${host}: desired_action ${device.desiredAction} waits for Workflow ${current.run.name} to end`, {
+        host,
+        event: 'waits',
+        detail: `run:${current.run.name}`,
+      });
     } else if (current) {
       // A run is under way: it is the run asked for. Unrecorded, it is one fleetd started and then
       // stopped before recording: record and journal it now, as that pass would have.
@@ -168,7 +192,14 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
         after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
       }
     } else {
-      current = startRun(ctx, device, device.desiredAction, runs.filter((r) => isFinished(r.state)), runWrites, after);
+      current = startRun(
+        ctx,
+        device,
+        device.desiredAction,
+        runs.filter((r) => isFinished(r.state)),
+        runWrites,
+        after,
+      );
     }
   } else {
     forgetWaits(ctx, host, after);
@@ -181,7 +212,12 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   if (machine) converge(ctx, device, 'Machine', machine, after);
   else if (ctx.machines.has(host) && isOwned(ctx.machines.get(host)!)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Machine', name: host });
   ctx.steps.push(...runWrites);
-  if (device.bmcType && device.bmcType !== 'amt') journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, { host, event: 'bmc', detail: device.bmcType });
+  if (device.bmcType && device.bmcType !== 'amt')
+    journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, {
+      host,
+      event: 'bmc',
+      detail: device.bmcType,
+    });
 
   // A run that needs a power cycle gets its Rufio Job (again, if the pass that started it stopped early).
   if (current?.boot === 'bmc' && machine && !current.run.begun) {
@@ -216,14 +252,21 @@ function forgetWaits(ctx: Ctx, host: string, after: Step[]): void {
   }
 }
 
-const charName = (c: string) => (c === '"' ? 'a double quote' : c === '\\' ? 'a backslash' : `the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+const charName = (c: string) =>
+  c === '"' ? 'a double quote' : c === '\\' ? 'a backslash' : `the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
  * What keeps a run from finishing once it wiped the disk, or from reaching the machine it is for:
  * fields the device lacks, parts fleetd or Tinkerbell lack, a parameter the Template cannot quote,
  * and a switch port that is not the declared one. Empty when the run may start.
  */
-function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | undefined, parameters: Readonly<Record<string, string>>): { lacks: Lack[]; cabling?: string } {
+function blockers(
+  ctx: Ctx,
+  device: Device,
+  kind: RunKind,
+  cls: NodeClass | undefined,
+  parameters: Readonly<Record<string, string>>,
+): { lacks: Lack[]; cabling?: string } {
   const { world, cfg } = ctx;
   const lacks: Lack[] = missingFields(device, kind);
   if (!device.mac) lacks.unshift('a MAC (it has not attested)');
@@ -231,14 +274,18 @@ function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | unde
   const template = templateFor(kind, cls);
   if (!world.templates.has(template)) lacks.push(`the Template ${template} in Tinkerbell`);
   if (kind === 'provision' && cls) {
-    if (cls.payload === 'talos' && !cfg.configUrl) lacks.push({ name: 'a config URL', detail: 'fleet serve --config-url: install would have nothing to fetch' });
+    if (cls.payload === 'talos' && !cfg.configUrl)
+      lacks.push({ name: 'a config URL', detail: 'fleet serve --config-url: install would have nothing to fetch' });
     if (cls.payload !== 'talos' && !cfg.seedUrl) lacks.push({ name: 'a seed URL', detail: 'fleet serve --seed-url: its first boot would have no seed' });
     // A class the pass did not check counts as one whose inputs are missing.
     const inputs = world.classInputs.has(cls.name) ? world.classInputs.get(cls.name)! : `the class inputs of ${cls.name} were not checked`;
     if (inputs !== null) lacks.push({ name: 'its class inputs', detail: inputs });
   }
   if (lacks.length || !device.mac || !device.switchPort) return { lacks };
-  const unquotable = unquotableParameters(parameters).map(({ key, char }) => ({ name: `a quotable ${key}`, detail: `it holds ${charName(char)}, and the Template quotes it` }));
+  const unquotable = unquotableParameters(parameters).map(({ key, char }) => ({
+    name: `a quotable ${key}`,
+    detail: `it holds ${charName(char)}, and the Template quotes it`,
+  }));
   if (unquotable.length) return { lacks: unquotable };
   // The port the machine last attested from: a run must not power-cycle and wipe a machine cabled elsewhere.
   const seen = device.attested?.switchPort;
@@ -254,7 +301,14 @@ function blockers(ctx: Ctx, device: Device, kind: RunKind, cls: NodeClass | unde
  * the machine, or a person must, so that its next boot attests for this run and gets the code.
  * Its kube writes go to `writes`, which the caller makes after the Hardware the Workflow names.
  */
-function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[], writes: Step[], after: Step[]): { run: WorkflowView; boot: string } | undefined {
+function startRun(
+  ctx: Ctx,
+  device: Device,
+  kind: RunKind,
+  ended: WorkflowView[],
+  writes: Step[],
+  after: Step[],
+): { run: WorkflowView; boot: string } | undefined {
   const { world, cfg } = ctx;
   const host = device.hostname;
   const cls = device.className ? world.classes.get(device.className) : undefined;
@@ -297,7 +351,12 @@ function startRun(ctx: Ctx, device: Device, kind: RunKind, ended: WorkflowView[]
 function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
   const host = device.hostname;
   const attestedAt = device.attested ? Date.parse(device.attested.at) : NaN;
-  if (run.kind === 'provision' && run.state === 'success' && attestedAt > (run.endedAt ?? run.created) && !ctx.world.noted.has(noteKey({ run: run.name, event: 'hookos-after' }))) {
+  if (
+    run.kind === 'provision' &&
+    run.state === 'success' &&
+    attestedAt > (run.endedAt ?? run.created) &&
+    !ctx.world.noted.has(noteKey({ run: run.name, event: 'hookos-after' }))
+  ) {
     // The install succeeded, yet the machine netbooted HookOS again instead of its disk (PXE first in its boot order).
     journal(
       ctx,
@@ -331,16 +390,29 @@ function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
   }
   const state = run.state.toUpperCase();
   if (run.state === 'timeout' && run.current && LATE_ACTIONS.has(run.current) && device.status === 'active') {
-    return journal(ctx, device, 'info', `${host}: Workflow ${run.name} passed its global timeout while ${run.current} was current; the node is active, so it has its install`, note);
+    return journal(
+      ctx,
+      device,
+      'info',
+      `${host}: Workflow ${run.name} passed its global timeout while ${run.current} was current; the node is active, so it has its install`,
+      note,
+    );
   }
   const at = run.actions.find((a) => a.name === run.current);
   const address = device.address ? splitCidr(device.address)?.ip : undefined;
   const read = address ? `; read journalctl -t hookos HOOKOS_HOST=${address} on spore for the action's last lines` : '';
-  const msg = run.renderError !== null
-    ? `${host}: Tinkerbell could not render the Template of Workflow ${run.name} (${run.renderError}), so no action ran`
-    : `${host}: Workflow ${run.name} ended ${state} at ${run.current ?? 'its first action'} (${at?.message || 'no message'})${read}`;
+  const msg =
+    run.renderError !== null
+      ? `${host}: Tinkerbell could not render the Template of Workflow ${run.name} (${run.renderError}), so no action ran`
+      : `${host}: Workflow ${run.name} ended ${state} at ${run.current ?? 'its first action'} (${at?.message || 'no message'})${read}`;
   if (run.kind === 'retire') {
-    return journal(ctx, device, 'danger', `${msg}. The disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`, note);
+    return journal(
+      ctx,
+      device,
+      'danger',
+      `${msg}. The disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`,
+      note,
+    );
   }
   journal(ctx, device, 'warning', `${msg}. Fix the cause, then set desired_action to provision`, note);
 }
@@ -350,7 +422,13 @@ function converge(ctx: Ctx, device: Device, kind: 'Hardware' | 'Machine', desire
   const actual = (kind === 'Hardware' ? ctx.hardware : ctx.machines).get(desired.metadata.name);
   if (!actual) return void ctx.steps.push({ to: 'kube', op: 'create', kind, object: desired });
   if (!isOwned(actual)) {
-    return journal({ ...ctx, steps: after }, device, 'warning', `${device.hostname}: a ${kind} ${desired.metadata.name} that fleetd does not own exists; fleetd leaves it alone`, { host: device.hostname, event: 'foreign', detail: kind });
+    return journal(
+      { ...ctx, steps: after },
+      device,
+      'warning',
+      `${device.hostname}: a ${kind} ${desired.metadata.name} that fleetd does not own exists; fleetd leaves it alone`,
+      { host: device.hostname, event: 'foreign', detail: kind },
+    );
   }
   if (holds(actual.spec, desired.spec) && holds(actual.metadata.labels, desired.metadata.labels)) return;
   ctx.steps.push({

@@ -81,13 +81,23 @@ export function viewWorkflow(wf: KubeObject): WorkflowView {
     }),
   );
   const currentState = status.currentState as { actionName?: unknown } | undefined;
-  const named = typeof currentState?.actionName === 'string' && currentState.actionName ? currentState.actionName : typeof status.currentAction === 'string' ? status.currentAction : null;
+  const named =
+    typeof currentState?.actionName === 'string' && currentState.actionName
+      ? currentState.actionName
+      : typeof status.currentAction === 'string'
+        ? status.currentAction
+        : null;
   const active = actions.find((a) => a.state === 'running' || a.state === 'failed' || a.state === 'timeout');
   const lastStarted = [...actions].reverse().find((a) => a.started !== null);
   const stops = actions.map((a) => a.stopped).filter((t): t is number => t !== null);
   const kindLabel = wf.metadata.labels?.['fleet.lolwtf.ca/run'];
   const rendering = objectsOf(status.conditions).find((c) => c.type === 'TemplateRenderedSuccess');
-  const renderError = status.templateRendering === 'failed' || rendering?.status === 'False' ? (typeof rendering?.message === 'string' && rendering.message ? rendering.message : 'no message') : null;
+  const renderError =
+    status.templateRendering === 'failed' || rendering?.status === 'False'
+      ? typeof rendering?.message === 'string' && rendering.message
+        ? rendering.message
+        : 'no message'
+      : null;
   return {
     name: wf.metadata.name,
     device: wf.metadata.labels?.[DEVICE_LABEL] ?? (typeof wf.spec?.hardwareRef === 'string' ? wf.spec.hardwareRef : ''),

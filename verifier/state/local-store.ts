@@ -40,15 +40,21 @@ export class LocalStore {
   recordClaim(claim: Claim): void {
     const tpm = claim.eks.map((e) => e.hash).join(',');
     const keepNewest = (where: string, limit: number, ...args: string[]) =>
-      this.db.prepare(`DELETE FROM claims WHERE ${where} AND rowid NOT IN (SELECT rowid FROM claims WHERE ${where} ORDER BY at DESC, rowid DESC LIMIT ?)`).run(...args, ...args, limit);
+      this.db
+        .prepare(`DELETE FROM claims WHERE ${where} AND rowid NOT IN (SELECT rowid FROM claims WHERE ${where} ORDER BY at DESC, rowid DESC LIMIT ?)`)
+        .run(...args, ...args, limit);
     this.db.transaction(() => {
-      this.db.prepare('INSERT OR REPLACE INTO claims (serial, tpm, peer, at, body) VALUES (?, ?, ?, ?, ?)').run(claim.serial, tpm, claim.peer, claim.at, JSON.stringify(claim));
+      this.db
+        .prepare('INSERT OR REPLACE INTO claims (serial, tpm, peer, at, body) VALUES (?, ?, ?, ?, ?)')
+        .run(claim.serial, tpm, claim.peer, claim.at, JSON.stringify(claim));
       keepNewest('serial = ? AND peer = ?', CLAIMS_PER_PEER_SERIAL, claim.serial, claim.peer);
       keepNewest('peer = ?', CLAIMS_PER_PEER, claim.peer);
       const count = () => (this.db.prepare('SELECT count(*) AS n FROM claims').get() as { n: number }).n;
       while (count() > this.maxClaims) {
         this.db
-          .prepare('DELETE FROM claims WHERE rowid = (SELECT rowid FROM claims WHERE peer = (SELECT peer FROM claims GROUP BY peer ORDER BY count(*) DESC, min(at) ASC LIMIT 1) ORDER BY at ASC, rowid ASC LIMIT 1)')
+          .prepare(
+            'DELETE FROM claims WHERE rowid = (SELECT rowid FROM claims WHERE peer = (SELECT peer FROM claims GROUP BY peer ORDER BY count(*) DESC, min(at) ASC LIMIT 1) ORDER BY at ASC, rowid ASC LIMIT 1)',
+          )
           .run();
       }
     })();

@@ -39,7 +39,10 @@ export class JournalSocket implements JournalSink {
     const journal = new JournalSocket(path);
     const failure = journal.connect();
     if (failure) {
-      throw new FleetError('journal-unreachable', `cannot reach journald at ${path} (${failure}): is systemd-journald running? --journal-socket names another socket`);
+      throw new FleetError(
+        'journal-unreachable',
+        `cannot reach journald at ${path} (${failure}): is systemd-journald running? --journal-socket names another socket`,
+      );
     }
     return journal;
   }

@@ -93,7 +93,6 @@ export async function startSyslogReceiver(opts: SyslogReceiverOptions): Promise<
   };
 }
 
-
 function listenError(listen: ListenAddress, err: unknown): FleetError {
   const code = (err as { code?: string }).code;
   const where = `udp ${listen.host}:${listen.port}`;

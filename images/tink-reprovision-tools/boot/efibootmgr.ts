@@ -30,7 +30,11 @@ export function parseEfibootmgr(text: string): BootState {
     const next = /^BootNext: ([0-9A-Fa-f]{4})\s*$/.exec(line);
     if (next) state.next = next[1]!.toUpperCase();
     const order = /^BootOrder: ([0-9A-Fa-f,]*)\s*$/.exec(line);
-    if (order) state.order = order[1]!.split(',').filter(Boolean).map((n) => n.toUpperCase());
+    if (order)
+      state.order = order[1]!
+        .split(',')
+        .filter(Boolean)
+        .map((n) => n.toUpperCase());
     const entry = /^Boot([0-9A-Fa-f]{4})(\*| ) ([^\t]*)\t?(.*)$/.exec(line);
     if (entry) state.entries.push({ num: entry[1]!.toUpperCase(), active: entry[2] === '*', label: entry[3]!.trimEnd(), path: entry[4]! });
   }

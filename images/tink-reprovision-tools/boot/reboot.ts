@@ -30,7 +30,21 @@ export const reboot: Action<'reboot'> = async (env, io, say) => {
   const image = self.stdout.trim();
   const not = `the machine was not ${off ? 'powered off' : 'rebooted'}`;
   if (self.code !== 0 || !image) throw new Refusal(`cannot find this action's image on HookOS's Docker engine (${lastLine(self)}); ${not}`);
-  const handoff = await io.run('docker', ['run', '--detach', '--rm', '--privileged', '--pid', 'host', '--env', `${REBOOT_DETACHED}=true`, '--env', `POWER_OFF=${env.POWER_OFF}`, image, 'node', `${BUNDLE_DIR}/reboot.mjs`]);
+  const handoff = await io.run('docker', [
+    'run',
+    '--detach',
+    '--rm',
+    '--privileged',
+    '--pid',
+    'host',
+    '--env',
+    `${REBOOT_DETACHED}=true`,
+    '--env',
+    `POWER_OFF=${env.POWER_OFF}`,
+    image,
+    'node',
+    `${BUNDLE_DIR}/reboot.mjs`,
+  ]);
   if (handoff.code !== 0) throw new Refusal(`cannot start the container that ${off ? 'powers the machine off' : 'reboots it'} (${lastLine(handoff)}); ${not}`);
   say(`${off ? 'powering off' : 'rebooting'} in ${REBOOT_DELAY_S} s, once tink-agent has reported this action`);
 };

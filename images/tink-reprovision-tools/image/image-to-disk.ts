@@ -21,7 +21,8 @@ import { flushDisk, hashFromDisk, writeToDisk } from './write.js';
  * What image-to-disk says after a failure that came once the NoCloud seed was fetched: fleetd
  * serves a seed once, so a run that starts this action again cannot fetch it.
  */
-export const SEED_SPENT = 'the seed was fetched before this failure, and fleetd serves a seed once: set desired_action to provision, so that a new run gets a new code and a new seed';
+export const SEED_SPENT =
+  'the seed was fetched before this failure, and fleetd serves a seed once: set desired_action to provision, so that a new run gets a new code and a new seed';
 
 /**
  * image-to-disk: the class's disk image, downloaded into RAM and checked against IMAGE_SHA256

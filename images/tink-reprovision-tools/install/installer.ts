@@ -8,7 +8,23 @@
  * installer prints its kernel command line, talos.config=<url>/<code>).
  */
 export function installerArgs(image: string, disk: string, configUrl: string, code: string): string[] {
-  return ['run', '--rm', '--privileged', '--log-driver', 'none', '-v', '/dev:/dev', image, 'install', '--disk', disk, '--platform', 'metal', '--config', `${configUrl.replace(/\/+$/, '')}/${code}`];
+  return [
+    'run',
+    '--rm',
+    '--privileged',
+    '--log-driver',
+    'none',
+    '-v',
+    '/dev:/dev',
+    image,
+    'install',
+    '--disk',
+    disk,
+    '--platform',
+    'metal',
+    '--config',
+    `${configUrl.replace(/\/+$/, '')}/${code}`,
+  ];
 }
 
 /** How many of the installer's last lines a failure shows: its error and what led to it. */

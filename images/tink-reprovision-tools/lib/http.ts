@@ -10,7 +10,11 @@ const REDIRECTS = 5;
  * An HTTP(S) request whose response streams Buffers straight from the socket (node:http moves a
  * gigabyte about a third faster than fetch's web streams), following redirects as fetch would.
  */
-export async function request(url: string, opts: { method?: 'GET' | 'HEAD'; headers?: Record<string, string> } = {}, hops = REDIRECTS): Promise<IncomingMessage> {
+export async function request(
+  url: string,
+  opts: { method?: 'GET' | 'HEAD'; headers?: Record<string, string> } = {},
+  hops = REDIRECTS,
+): Promise<IncomingMessage> {
   const u = new URL(url);
   const client = u.protocol === 'https:' ? https : u.protocol === 'http:' ? http : null;
   if (!client) throw new Error(`${u.protocol} is no HTTP URL scheme`);

@@ -46,5 +46,10 @@ export function spawnRunner(env: NodeJS.ProcessEnv = process.env): Runner {
 
 /** The last non-empty line a failed command printed: the reason a person reads. */
 export function lastLine(r: RunResult): string {
-  return r.lines.map((l) => l.trim()).filter(Boolean).at(-1) ?? `exit code ${r.code}`;
+  return (
+    r.lines
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .at(-1) ?? `exit code ${r.code}`
+  );
 }

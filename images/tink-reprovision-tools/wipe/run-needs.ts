@@ -19,9 +19,16 @@ export function runLacks(run: RunEnv): Lack[] {
   if (run.INSTALL !== 'true') return [];
   const given: Array<[Lack, boolean]> =
     run.OS === 'talos'
-      ? [['INSTALLER_IMAGE', run.INSTALLER_IMAGE !== ''], ['CONFIG_URL', run.CONFIG_URL !== '']]
+      ? [
+          ['INSTALLER_IMAGE', run.INSTALLER_IMAGE !== ''],
+          ['CONFIG_URL', run.CONFIG_URL !== ''],
+        ]
       : isDiskImagePayload(run.OS)
-        ? [['IMAGE_URL', run.IMAGE_URL !== ''], ['IMAGE_SHA256', declaredSha256(run.IMAGE_SHA256) !== null], ['SEED_URL', run.SEED_URL !== '']]
+        ? [
+            ['IMAGE_URL', run.IMAGE_URL !== ''],
+            ['IMAGE_SHA256', declaredSha256(run.IMAGE_SHA256) !== null],
+            ['SEED_URL', run.SEED_URL !== ''],
+          ]
         : [['OS', false]];
   return given.filter(([, ok]) => !ok).map(([variable]) => variable);
 }

@@ -26,7 +26,7 @@ export async function getHandles(tpm: Tpm, first: number): Promise<number[]> {
     if (out.length > 65536) r.fail('lists more than 65536 handles');
     if (!more || count === 0) break;
     // Stay within the same handle type: the TPM pages across types otherwise.
-    if ((out[out.length - 1]! >>> 24) !== first >>> 24) break;
+    if (out[out.length - 1]! >>> 24 !== first >>> 24) break;
     property = out[out.length - 1]! + 1;
   }
   return out.filter((h) => h >>> 24 === first >>> 24);

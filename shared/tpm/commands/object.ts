@@ -55,7 +55,12 @@ async function flushingOnError<T>(tpm: Tpm, handle: number, parse: () => T): Pro
 }
 
 /** TPM2_Create: a new key under `parent`; returns the blobs to Load it. */
-export async function create(tpm: Tpm, parent: number, parentAuth: Auth, template: TpmtPublic): Promise<{ privateBlob: Uint8Array; area: Uint8Array; pub: TpmtPublic }> {
+export async function create(
+  tpm: Tpm,
+  parent: number,
+  parentAuth: Auth,
+  template: TpmtPublic,
+): Promise<{ privateBlob: Uint8Array; area: Uint8Array; pub: TpmtPublic }> {
   const r = (await tpm.run({ name: 'Create', cc: TPM_CC.Create, handles: [parent], auths: [parentAuth], params: createParams(template) })).params;
   const privateBlob = r.tpm2b('outPrivate');
   const { pub, area } = readPublic2b(r);

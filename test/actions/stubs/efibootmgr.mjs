@@ -18,7 +18,20 @@ if (!file) {
 const vars = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { bootCurrent: null, timeout: null, bootNext: null, bootOrder: [], entries: {} };
 const hex4 = (s) => parseInt(s, 16).toString(16).toUpperCase().padStart(4, '0');
 
-const o = { verbose: false, quiet: false, create: false, del: false, disk: '/dev/sda', part: 1, label: 'Linux', loader: '\\elilo.efi', num: null, next: null, order: null, active: null };
+const o = {
+  verbose: false,
+  quiet: false,
+  create: false,
+  del: false,
+  disk: '/dev/sda',
+  part: 1,
+  label: 'Linux',
+  loader: '\\elilo.efi',
+  num: null,
+  next: null,
+  order: null,
+  active: null,
+};
 const a = process.argv.slice(2);
 for (let i = 0; i < a.length; i++) {
   const flag = a[i];
@@ -65,7 +78,9 @@ if (o.create) {
   const first = Number(/First sector: (\d+)/.exec(info)?.[1]);
   const size = Number(/Partition size: (\d+) sectors/.exec(info)?.[1]);
   if (!guid || !size) fatal(5, 'Could not prepare Boot variable: No such file or directory');
-  const nums = Object.keys(vars.entries).map((n) => parseInt(n, 16)).sort((x, y) => x - y);
+  const nums = Object.keys(vars.entries)
+    .map((n) => parseInt(n, 16))
+    .sort((x, y) => x - y);
   let free = nums.findIndex((n, i) => n !== i);
   if (free === -1) free = nums.length;
   const num = hex4(free.toString(16));
@@ -73,7 +88,9 @@ if (o.create) {
   vars.bootOrder = [num, ...vars.bootOrder];
 }
 if (o.order) {
-  for (const n of o.order) if (!exists(n)) fatal(8, `Invalid BootOrder order entry value${o.order.join(',')}\n                                   ^\nefibootmgr: entry ${n} does not exist`);
+  for (const n of o.order)
+    if (!exists(n))
+      fatal(8, `Invalid BootOrder order entry value${o.order.join(',')}\n                                   ^\nefibootmgr: entry ${n} does not exist`);
   vars.bootOrder = o.order;
 }
 if (o.next !== null) {

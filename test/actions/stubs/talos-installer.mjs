@@ -20,11 +20,18 @@ const err = (s) => process.stderr.write(`${s}\n`);
 export function installer(args, { behaviour = 'ok', privileged = true, tmp, loader }) {
   const log = (s) => err(`2025/03/01 10:00:00 ${s}`);
   const usage = [
-    'Usage:', '  installer install [flags]', '', 'Flags:', '  -h, --help   help for install', '', 'Global Flags:',
+    'Usage:',
+    '  installer install [flags]',
+    '',
+    'Flags:',
+    '  -h, --help   help for install',
+    '',
+    'Global Flags:',
     '      --config string                  The value of talos.config',
     '      --disk string                    The path to the disk to install to',
     '      --extra-kernel-arg stringArray   Extra argument to pass to the kernel',
-    '      --platform string                The value of talos.platform', '',
+    '      --platform string                The value of talos.platform',
+    '',
   ];
   const fail = (message) => {
     err(`Error: ${message}`);
@@ -55,7 +62,12 @@ export function installer(args, { behaviour = 'ok', privileged = true, tmp, load
     try {
       execFileSync(cmd, a, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
     } catch (e) {
-      throw new Error(`${cmd}: ${String(e.stderr ?? e.message).trim().split('\n').at(-1)}`);
+      throw new Error(
+        `${cmd}: ${String(e.stderr ?? e.message)
+          .trim()
+          .split('\n')
+          .at(-1)}`,
+      );
     }
   };
   try {
@@ -69,7 +81,28 @@ export function installer(args, { behaviour = 'ok', privileged = true, tmp, load
 
 /** Talos's layout on the disk: GPT, the ESP's FAT (through the whole disk at the ESP's offset), the loader and its command line. */
 function writeLayout(o, sh, log, tmp, loader) {
-  sh('sgdisk', '-n', '1:2048:+16M', '-t', '1:EF00', '-c', '1:EFI', '-n', '2:0:+1M', '-t', '2:8300', '-c', '2:META', '-n', '3:0:0', '-t', '3:8300', '-c', '3:STATE', o.disk);
+  sh(
+    'sgdisk',
+    '-n',
+    '1:2048:+16M',
+    '-t',
+    '1:EF00',
+    '-c',
+    '1:EFI',
+    '-n',
+    '2:0:+1M',
+    '-t',
+    '2:8300',
+    '-c',
+    '2:META',
+    '-n',
+    '3:0:0',
+    '-t',
+    '3:8300',
+    '-c',
+    '3:STATE',
+    o.disk,
+  );
   log('created EFI (C12A7328-F81F-11D2-BA4B-00A0C93EC93B) size 16777216 bytes');
   log('created META (0FC63DAF-8483-4772-8E79-3D69D8477DE4) size 1048576 bytes');
   // -I: the disk has partitions now (a real disk's kernel sees them); the FAT goes at the ESP's offset.

@@ -21,7 +21,15 @@ async function call(path, body) {
 /** Reports until the server takes it: giving up would leave the Workflow stuck. */
 async function report(action, state, times = {}) {
   for (let delay = 500; ; delay = Math.min(delay * 2, 5000)) {
-    const r = await call('/v1/report', { workflowId: action.workflowId, taskId: action.taskId, actionId: action.actionId, agentId, state, message: state === 'running' ? 'running action' : 'action completed', ...times }).catch((err) => ({ status: 0, body: { message: String(err) } }));
+    const r = await call('/v1/report', {
+      workflowId: action.workflowId,
+      taskId: action.taskId,
+      actionId: action.actionId,
+      agentId,
+      state,
+      message: state === 'running' ? 'running action' : 'action completed',
+      ...times,
+    }).catch((err) => ({ status: 0, body: { message: String(err) } }));
     if (r.status === 200) return;
     say(`error reporting action, retrying: ${r.body.message ?? r.status}`);
     await sleep(delay);
@@ -60,10 +68,11 @@ async function execute(action) {
   }
   try {
     const child = spawn('docker', ['start', '--attach', name], { stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const s of [child.stdout, child.stderr]) s.on('data', (b) => {
-      process.stdout.write(b);
-      log.write(b);
-    });
+    for (const s of [child.stdout, child.stderr])
+      s.on('data', (b) => {
+        process.stdout.write(b);
+        log.write(b);
+      });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -95,5 +104,9 @@ for (let delay = 500; ; ) {
   const executionStop = new Date().toISOString();
   writeFileSync(join(out, `${action.name}.state`), `${state}\n`);
   say(`${action.name} ${state}`);
-  await report(action, state, { executionStart, executionStop, executionDuration: `${Math.round((Date.parse(executionStop) - Date.parse(executionStart)) / 1000)}s` });
+  await report(action, state, {
+    executionStart,
+    executionStop,
+    executionDuration: `${Math.round((Date.parse(executionStop) - Date.parse(executionStart)) / 1000)}s`,
+  });
 }

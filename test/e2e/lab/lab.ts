@@ -63,8 +63,21 @@ export class Lab {
       }
       const tink = await TinkServer.start(kube, NS);
       const host = await startHost(run, m.dir, {
-        nodes: opts.nodes, ...(opts.classes ? { classes: opts.classes } : {}), ...(opts.files ? { files: opts.files } : {}), lldp: true,
-        serveArgs: ['--kubeconfig', kube.kubeconfigPath, '--namespace', NS, '--reconcile-interval', '1', '--base-url', 'https://10.0.2.100', ...(syslog?.serveArgs ?? [])],
+        nodes: opts.nodes,
+        ...(opts.classes ? { classes: opts.classes } : {}),
+        ...(opts.files ? { files: opts.files } : {}),
+        lldp: true,
+        serveArgs: [
+          '--kubeconfig',
+          kube.kubeconfigPath,
+          '--namespace',
+          NS,
+          '--reconcile-interval',
+          '1',
+          '--base-url',
+          'https://10.0.2.100',
+          ...(syslog?.serveArgs ?? []),
+        ],
       });
       await syslog?.connect(host.verifier);
       const services = () => ({ ...host.services, tinkPort: tink.port });
@@ -97,7 +110,9 @@ export class Lab {
       if (v) return v as NonNullable<T>;
       if (Date.now() > deadline) {
         const journal = await this.journal(node).catch((err: unknown) => [String(err)]);
-        throw new Error(`waited ${timeoutMs} ms for ${what}; ${node}'s journal:\n${journal.join('\n')}\nfleetd said:\n${this.host.verifier.lines.slice(-20).join('\n')}`);
+        throw new Error(
+          `waited ${timeoutMs} ms for ${what}; ${node}'s journal:\n${journal.join('\n')}\nfleetd said:\n${this.host.verifier.lines.slice(-20).join('\n')}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 500));
     }
@@ -105,15 +120,25 @@ export class Lab {
 
   /** fleetd's Workflow of a `kind` run for `node` (`<kind>-<node>-<unix seconds>`), once it exists. */
   run(node: string, kind: 'provision' | 'retire', timeoutMs: number): Promise<Obj> {
-    return this.until(`fleetd's ${kind} Workflow`, node, async () => (await this.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`${kind}-${node}-`)), timeoutMs);
+    return this.until(
+      `fleetd's ${kind} Workflow`,
+      node,
+      async () => (await this.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`${kind}-${node}-`)),
+      timeoutMs,
+    );
   }
 
   /** The Workflow `name` once Tinkerbell has ended it: SUCCESS, FAILED or TIMEOUT. */
   ended(node: string, name: string, timeoutMs: number): Promise<Obj> {
-    return this.until(`the end of Workflow ${name}`, node, async () => {
-      const w = (await this.objects('tinkerbell.org', 'workflows')).find((x) => x.metadata.name === name);
-      return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
-    }, timeoutMs);
+    return this.until(
+      `the end of Workflow ${name}`,
+      node,
+      async () => {
+        const w = (await this.objects('tinkerbell.org', 'workflows')).find((x) => x.metadata.name === name);
+        return ['SUCCESS', 'FAILED', 'TIMEOUT'].includes(String(w?.status?.state)) ? w : null;
+      },
+      timeoutMs,
+    );
   }
 
   async close(): Promise<void> {

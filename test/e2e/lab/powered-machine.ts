@@ -40,7 +40,8 @@ export class PoweredMachine {
     private readonly hookos: { script: string; params: Record<string, string> },
   ) {
     onTestFailed(() => {
-      for (const b of this.boots) console.error(`e2e lab: boot ${b.number} (${b.kind}) of ${machine.serial}, its console:\n${keyConsoleLines(b.running.lines)}`);
+      for (const b of this.boots)
+        console.error(`e2e lab: boot ${b.number} (${b.kind}) of ${machine.serial}, its console:\n${keyConsoleLines(b.running.lines)}`);
     });
   }
 
@@ -86,7 +87,9 @@ export class PoweredMachine {
 
   /** The demo's view of a boot: what it is, then its key console lines as they come. */
   private narrate(boot: Boot): void {
-    narrate(`${this.machine.serial} powers on (boot ${boot.number}): ${boot.kind === 'hookos' ? 'it netboots HookOS' : 'its firmware boots the disk, by its boot entries'}`);
+    narrate(
+      `${this.machine.serial} powers on (boot ${boot.number}): ${boot.kind === 'hookos' ? 'it netboots HookOS' : 'its firmware boots the disk, by its boot entries'}`,
+    );
     let seen = 0;
     const timer = setInterval(() => {
       const fresh = boot.running.lines.slice(seen);
@@ -103,9 +106,10 @@ export class PoweredMachine {
     if (this.current) return;
     const kind = this.nextBoot();
     this.oneTime = null;
-    const running = kind === 'hookos'
-      ? await this.machine.boot(this.run, this.hookos.script, this.hookos.params, this.services(), LAB_BOOT_TIMEOUT_MS)
-      : await this.machine.bootFirmware(this.run, this.services(), LAB_BOOT_TIMEOUT_MS);
+    const running =
+      kind === 'hookos'
+        ? await this.machine.boot(this.run, this.hookos.script, this.hookos.params, this.services(), LAB_BOOT_TIMEOUT_MS)
+        : await this.machine.bootFirmware(this.run, this.services(), LAB_BOOT_TIMEOUT_MS);
     const boot: Boot = { number: running.number, kind, running };
     this.boots.push(boot);
     this.current = boot;

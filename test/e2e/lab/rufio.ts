@@ -12,12 +12,17 @@ import type { CrdServer } from '../../kube/crd-server.js';
 import type { PoweredMachine } from './powered-machine.js';
 
 type Json = Record<string, unknown>;
-interface Obj { metadata: { name: string }; spec?: Json; status?: Json }
+interface Obj {
+  metadata: { name: string };
+  spec?: Json;
+  status?: Json;
+}
 type JobTask = { powerAction?: string; oneTimeBootDeviceAction?: { device?: string[] }; bootDevice?: { device?: string } };
 
 const BMC = 'bmc.tinkerbell.org/v1alpha1';
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-const condition = (status: Json | undefined, type: string) => ((status?.conditions as Array<{ type: string; status: string }> | undefined) ?? []).some((c) => c.type === type && c.status === 'True');
+const condition = (status: Json | undefined, type: string) =>
+  ((status?.conditions as Array<{ type: string; status: string }> | undefined) ?? []).some((c) => c.type === type && c.status === 'True');
 
 export class Rufio {
   private timer: NodeJS.Timeout | undefined;
@@ -25,7 +30,11 @@ export class Rufio {
   /** Every Job it ran, in order, with how it ended. */
   readonly ran: Array<{ job: string; failed: string | null }> = [];
 
-  private constructor(private readonly kube: CrdServer, private readonly ns: string, private readonly bmcs: Map<string, PoweredMachine>) {}
+  private constructor(
+    private readonly kube: CrdServer,
+    private readonly ns: string,
+    private readonly bmcs: Map<string, PoweredMachine>,
+  ) {}
 
   /** `bmcs`: connection host → the machine its BMC powers. A host not in it does not answer. */
   static start(kube: CrdServer, ns: string, bmcs: Map<string, PoweredMachine>): Rufio {
@@ -50,7 +59,9 @@ export class Rufio {
     }
     for (const m of machines) {
       const bmc = this.bmcs.get(String((m.spec?.connection as Json | undefined)?.host ?? ''));
-      const want = bmc ? { powerState: bmc.power, conditions: [{ type: 'Contactable', status: 'True' }] } : { powerState: 'unknown', conditions: [{ type: 'Contactable', status: 'False', message: this.unreachable(m) }] };
+      const want = bmc
+        ? { powerState: bmc.power, conditions: [{ type: 'Contactable', status: 'True' }] }
+        : { powerState: 'unknown', conditions: [{ type: 'Contactable', status: 'False', message: this.unreachable(m) }] };
       if (m.status?.powerState !== want.powerState) await this.status('machines', m.metadata.name, want);
     }
   }
@@ -66,7 +77,13 @@ export class Rufio {
     await this.status('jobs', name, { startTime, conditions: [{ type: 'Running', status: 'True' }] });
     const fail = async (message: string) => {
       this.ran.push({ job: name, failed: message });
-      await this.status('jobs', name, { startTime, conditions: [{ type: 'Running', status: 'True' }, { type: 'Failed', status: 'True', message }] });
+      await this.status('jobs', name, {
+        startTime,
+        conditions: [
+          { type: 'Running', status: 'True' },
+          { type: 'Failed', status: 'True', message },
+        ],
+      });
     };
     const ref = (job.spec?.machineRef ?? {}) as { name?: string; namespace?: string };
     const machine = machines.find((m) => m.metadata.name === ref.name);
@@ -83,7 +100,14 @@ export class Rufio {
       if (device === 'pxe' || device === 'disk') bmc.setOneTimeBoot(device);
     }
     this.ran.push({ job: name, failed: null });
-    await this.status('jobs', name, { startTime, completionTime: now(), conditions: [{ type: 'Running', status: 'True' }, { type: 'Completed', status: 'True' }] });
+    await this.status('jobs', name, {
+      startTime,
+      completionTime: now(),
+      conditions: [
+        { type: 'Running', status: 'True' },
+        { type: 'Completed', status: 'True' },
+      ],
+    });
   }
 
   async close(): Promise<void> {

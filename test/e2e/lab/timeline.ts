@@ -20,7 +20,9 @@ export class Timeline {
   report(wf: Obj | undefined): string {
     const steps = this.marks.slice(1).map(([what, at], i) => `${what} ${((at - this.marks[i]![1]) / 1000).toFixed(0)} s`);
     const tasks = (wf?.status?.tasks as Array<{ actions: Array<{ name: string; executionStart?: string; executionStop?: string }> }> | undefined) ?? [];
-    const actions = tasks.flatMap((t) => t.actions).filter((a) => a.executionStart && a.executionStop)
+    const actions = tasks
+      .flatMap((t) => t.actions)
+      .filter((a) => a.executionStart && a.executionStop)
       .map((a) => `${a.name} ${((Date.parse(a.executionStop!) - Date.parse(a.executionStart!)) / 1000).toFixed(0)} s`);
     const total = ((this.marks.at(-1)![1] - this.marks[0]![1]) / 1000).toFixed(0);
     return `e2e timeline, ${this.scenario}: ${steps.join(', ')} (of which the actions: ${actions.join(', ')}); total ${total} s`;

@@ -10,9 +10,23 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { CrdServer } from '../../kube/crd-server.js';
 import { renderWorkflow } from '../../tinkerbell/render.js';
-import { actionReported, actionServed, controllerPost, controllerRunning, initialStatus, renderFailed, rendered, type Report, type WorkflowStatus } from '../../tinkerbell/status.js';
+import {
+  actionReported,
+  actionServed,
+  controllerPost,
+  controllerRunning,
+  initialStatus,
+  renderFailed,
+  rendered,
+  type Report,
+  type WorkflowStatus,
+} from '../../tinkerbell/status.js';
 
-interface Workflow { metadata: { name: string; namespace: string }; spec: { templateRef: string; hardwareRef: string }; status?: WorkflowStatus }
+interface Workflow {
+  metadata: { name: string; namespace: string };
+  spec: { templateRef: string; hardwareRef: string };
+  status?: WorkflowStatus;
+}
 
 const TINK = 'tinkerbell.org/v1alpha1';
 /** The agent's states (tink/agent/internal/spec) as the proto's ActionStatusRequest names them in the Workflow. */
@@ -22,13 +36,21 @@ export class TinkServer {
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly kube: CrdServer, private readonly ns: string, private readonly http: Server, readonly port: number) {}
+  private constructor(
+    private readonly kube: CrdServer,
+    private readonly ns: string,
+    private readonly http: Server,
+    readonly port: number,
+  ) {}
 
   static async start(kube: CrdServer, ns: string): Promise<TinkServer> {
     let self: TinkServer | undefined;
     const http = createServer((req, res) => {
       const answer = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      void self!.handle(req).then(([s, b]) => answer(s, b), (err: unknown) => answer(500, { message: String(err) }));
+      void self!.handle(req).then(
+        ([s, b]) => answer(s, b),
+        (err: unknown) => answer(500, { message: String(err) }),
+      );
     });
     await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
     self = new TinkServer(kube, ns, http, (http.address() as { port: number }).port);
@@ -64,7 +86,12 @@ export class TinkServer {
     const template = await this.kube.get(TINK, 'templates', this.ns, wf.spec.templateRef);
     const hardware = await this.kube.get(TINK, 'hardware', this.ns, wf.spec.hardwareRef);
     if (!template) return renderFailed(status, { ok: false, stage: 'input', error: '', condition: 'template not found' }, now);
-    if (!hardware) return renderFailed(status, { ok: false, stage: 'input', error: '', condition: `hardware not found: hardware.tinkerbell.org "${wf.spec.hardwareRef}" not found` }, now);
+    if (!hardware)
+      return renderFailed(
+        status,
+        { ok: false, stage: 'input', error: '', condition: `hardware not found: hardware.tinkerbell.org "${wf.spec.hardwareRef}" not found` },
+        now,
+      );
     const r = await renderWorkflow({ template: String((template.spec as { data?: string }).data ?? ''), workflow: wf, hardware });
     return r.ok ? rendered(r, now) : renderFailed(status, r, now);
   }
@@ -96,11 +123,25 @@ export class TinkServer {
     const task = next.tasks!.find((t) => t.id === cur.taskID)!;
     const action = task.actions.find((a) => a.id === cur.actionID)!;
     const env = { ...task.environment, ...action.environment };
-    return [200, {
-      workflowId: `${wf.metadata.namespace}/${wf.metadata.name}`, taskId: task.id, agentId, actionId: action.id, name: action.name, image: action.image, timeout: action.timeout,
-      command: action.command ?? [], volumes: [...(task.volumes ?? []), ...(action.volumes ?? [])], env: Object.entries(env).map(([k, v]) => `${k}=${v}`).sort(),
-      pid: action.namespaces?.pid || action.pid || '', network: action.namespaces?.network ?? '',
-    }];
+    return [
+      200,
+      {
+        workflowId: `${wf.metadata.namespace}/${wf.metadata.name}`,
+        taskId: task.id,
+        agentId,
+        actionId: action.id,
+        name: action.name,
+        image: action.image,
+        timeout: action.timeout,
+        command: action.command ?? [],
+        volumes: [...(task.volumes ?? []), ...(action.volumes ?? [])],
+        env: Object.entries(env)
+          .map(([k, v]) => `${k}=${v}`)
+          .sort(),
+        pid: action.namespaces?.pid || action.pid || '',
+        network: action.namespaces?.network ?? '',
+      },
+    ];
   }
 
   /** ReportActionStatus for the action the Workflow's currentState names. */
@@ -112,8 +153,10 @@ export class TinkServer {
     const state = AGENT_STATES[r.state ?? ''];
     if (!state) return [400, { message: `invalid action state ${r.state}` }];
     const report: Report = {
-      state, message: r.message ?? '',
-      ...(r.executionStart ? { start: new Date(r.executionStart) } : {}), ...(r.executionStop ? { stop: new Date(r.executionStop) } : {}),
+      state,
+      message: r.message ?? '',
+      ...(r.executionStart ? { start: new Date(r.executionStart) } : {}),
+      ...(r.executionStop ? { stop: new Date(r.executionStop) } : {}),
     };
     await this.write(wf, actionReported(wf.status, report));
     return [200, {}];

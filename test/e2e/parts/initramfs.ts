@@ -30,7 +30,9 @@ export function prepareInitramfs(kernel: Kernel, cacheDir: string): string {
     writeFileSync(join(root, 'init'), init);
     chmodSync(join(root, 'init'), 0o755);
     // Uncompressed: the kernel unpacks it faster than zstd would save in reading it.
-    execFileSync('sh', ['-c', `cd "$1" && find . | "$2" cpio -o -H newc > "$3"`, 'sh', root, kernel.busybox, `${out}.part`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('sh', ['-c', `cd "$1" && find . | "$2" cpio -o -H newc > "$3"`, 'sh', root, kernel.busybox, `${out}.part`], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     renameSync(`${out}.part`, out);
     // Older inits' initramfs files are of no further use.
     for (const f of readdirSync(cacheDir)) if (/^initrd-[0-9a-f]{16}\.cpio$/.test(f) && join(cacheDir, f) !== out) rmSync(join(cacheDir, f));

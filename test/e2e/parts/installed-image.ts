@@ -7,7 +7,20 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extractPackage } from './debian.js';
@@ -45,8 +58,17 @@ export function prepareInstalledImage(cacheDir: string, kernel: Kernel): Install
   if (!existsSync(stubTree)) extractPackage('systemd-boot-efi', stubTree, cacheDir);
   const stub = join(cacheDir, STUB);
   const modules = moduleLoadOrder(kernel.modulesDir, MODULES);
-  const key = createHash('sha256').update(kernel.pkg).update(readFileSync(stub)).update(readFileSync(INIT)).update(readFileSync(FETCH))
-    .update(modules.join('\n')).update(CMDLINE).update(OS_RELEASE).update(String(ESP_MIB)).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(kernel.pkg)
+    .update(readFileSync(stub))
+    .update(readFileSync(INIT))
+    .update(readFileSync(FETCH))
+    .update(modules.join('\n'))
+    .update(CMDLINE)
+    .update(OS_RELEASE)
+    .update(String(ESP_MIB))
+    .digest('hex')
+    .slice(0, 16);
   const out = join(cacheDir, `installed-${key}.raw`);
   const ukiOut = join(cacheDir, `installed-${key}.efi`);
   if (!existsSync(out) || !existsSync(ukiOut)) {

@@ -25,8 +25,35 @@ export interface Kernel {
  * crc32c_generic before nf_tables: libcrc32c asks the crypto API for it, and nothing here can
  * modprobe it on demand.
  */
-export const GUEST_MODULES = ['virtio_pci', 'virtio_net', 'virtio_blk', 'nvme', 'xhci_pci', 'usb_storage', 'sd_mod', '9p', '9pnet_virtio', 'efivarfs', 'overlay',
-  'crc32c_generic', 'veth', 'bridge', 'br_netfilter', 'nf_tables', 'nft_compat', 'nft_chain_nat', 'nft_masq', 'nft_ct', 'nf_nat', 'nf_conntrack', 'xt_MASQUERADE', 'xt_addrtype', 'xt_conntrack', 'xt_tcpudp', 'xt_nat'];
+export const GUEST_MODULES = [
+  'virtio_pci',
+  'virtio_net',
+  'virtio_blk',
+  'nvme',
+  'xhci_pci',
+  'usb_storage',
+  'sd_mod',
+  '9p',
+  '9pnet_virtio',
+  'efivarfs',
+  'overlay',
+  'crc32c_generic',
+  'veth',
+  'bridge',
+  'br_netfilter',
+  'nf_tables',
+  'nft_compat',
+  'nft_chain_nat',
+  'nft_masq',
+  'nft_ct',
+  'nf_nat',
+  'nf_conntrack',
+  'xt_MASQUERADE',
+  'xt_addrtype',
+  'xt_conntrack',
+  'xt_tcpudp',
+  'xt_nat',
+];
 
 export function prepareKernel(cacheRoot: string): Kernel {
   const pkg = dependencyOf('linux-image-amd64');

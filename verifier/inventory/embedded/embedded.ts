@@ -75,7 +75,9 @@ export class EmbeddedInventory implements Inventory {
   }
 
   private stateOf(hostname: string): StateRow | undefined {
-    return this.db.prepare('SELECT status, mac, verdict, attested, desired_action, last_run FROM device_state WHERE hostname = ?').get(hostname) as StateRow | undefined;
+    return this.db.prepare('SELECT status, mac, verdict, attested, desired_action, last_run FROM device_state WHERE hostname = ?').get(hostname) as
+      | StateRow
+      | undefined;
   }
 
   private toDevice(decl: NodeDecl, file: NodesFile, row = this.stateOf(decl.hostname)): Device {
@@ -117,7 +119,11 @@ export class EmbeddedInventory implements Inventory {
   async listDevices(): Promise<Device[]> {
     const file = this.declarations();
     const rows = new Map(
-      (this.db.prepare('SELECT hostname, status, mac, verdict, attested, desired_action, last_run FROM device_state').all() as Array<StateRow & { hostname: string }>).map((r) => [r.hostname, r]),
+      (
+        this.db.prepare('SELECT hostname, status, mac, verdict, attested, desired_action, last_run FROM device_state').all() as Array<
+          StateRow & { hostname: string }
+        >
+      ).map((r) => [r.hostname, r]),
     );
     return file.nodes.map((n) => this.toDevice(n, file, rows.get(n.hostname)));
   }
@@ -169,7 +175,9 @@ export class EmbeddedInventory implements Inventory {
   /** Everything fleet wrote about a host, or null when it wrote nothing. */
   record(hostname: string): DeviceRecord | null {
     const row = this.db
-      .prepare('SELECT status, mac, verdict, verdict_at AS verdictAt, attested, desired_action AS desiredAction, last_run AS lastRun FROM device_state WHERE hostname = ?')
+      .prepare(
+        'SELECT status, mac, verdict, verdict_at AS verdictAt, attested, desired_action AS desiredAction, last_run AS lastRun FROM device_state WHERE hostname = ?',
+      )
       .get(hostname) as (Omit<DeviceRecord, 'attested'> & { attested: string | null }) | undefined;
     return row ? { ...row, attested: row.attested ? (JSON.parse(row.attested) as AttestedFacts) : null } : null;
   }

@@ -95,7 +95,8 @@ export function readNodesFile(source: string, name = 'nodes file', opts: { nodeN
     return { file, problems: [{ message: `${name} is not valid YAML: ${errorMessage(err)}` }] };
   }
   if (!isMap(root)) return { file, problems: [{ message: `${name} is not a map of models, classes and nodes` }] };
-  for (const key of Object.keys(root)) if (!['node_network', 'models', 'classes', 'nodes'].includes(key)) problems.push({ message: `unknown top-level key ${key}` });
+  for (const key of Object.keys(root))
+    if (!['node_network', 'models', 'classes', 'nodes'].includes(key)) problems.push({ message: `unknown top-level key ${key}` });
 
   const net = nodeNetwork(root.node_network, opts.nodeNetwork, problems);
   if (net.network) file.nodeNetwork = net.network.text;
@@ -150,7 +151,8 @@ function readClass(name: string, raw: unknown, file: NodesFile, problems: Proble
     c.imageUrl = text(raw.image_url);
     c.imageSha256 = text(raw.image_sha256);
     if (!c.imageUrl) problems.push({ where, message: `a ${payload} class needs image_url` });
-    if (!c.imageSha256 || !/^[0-9a-f]{64}$/.test(c.imageSha256)) problems.push({ where, message: `a ${payload} class needs image_sha256, 64 lowercase hex characters` });
+    if (!c.imageSha256 || !/^[0-9a-f]{64}$/.test(c.imageSha256))
+      problems.push({ where, message: `a ${payload} class needs image_sha256, 64 lowercase hex characters` });
   }
   file.classes.set(name, c);
 }
@@ -212,7 +214,10 @@ function nodeNetwork(inFile: unknown, fromCaller: string | undefined, problems: 
   const callerNet = fromCaller === undefined ? undefined : parseNetwork(fromCaller, '--node-network', (message) => problems.push({ message }));
   const named = fileText !== undefined || fromCaller !== undefined;
   if (fileNet && callerNet && (fileNet.family !== callerNet.family || fileNet.bits !== callerNet.bits || fileNet.prefix !== callerNet.prefix)) {
-    problems.push({ where, message: `node_network ${fileNet.text} differs from --node-network ${callerNet.text}: name the node network once, or the same network in both` });
+    problems.push({
+      where,
+      message: `node_network ${fileNet.text} differs from --node-network ${callerNet.text}: name the node network once, or the same network in both`,
+    });
     return { named };
   }
   if (fileText !== undefined && !fileNet) return { named };
@@ -255,7 +260,8 @@ function readAddress(address: string | undefined, net: NetworkInEffect, at: (mes
   if (!n) return address;
   const [ip = '', len = ''] = address.split('/');
   if (!inside(ip, n)) at(`address ${address} is outside the node network ${n.text}`);
-  if (Number(len) !== n.prefix) at(`address ${address} has prefix length ${len}, but the node network ${n.text} has ${n.prefix}: write ${ip}/${n.prefix}, or leave the prefix off`);
+  if (Number(len) !== n.prefix)
+    at(`address ${address} has prefix length ${len}, but the node network ${n.text} has ${n.prefix}: write ${ip}/${n.prefix}, or leave the prefix off`);
   return address;
 }
 

@@ -1,8 +1,30 @@
 import { FleetError } from '../../../shared/errors.js';
 import type { Verdict } from '../../../shared/wire/verdicts.js';
 import type { NetBoxClient } from '../../netbox/client.js';
-import { choiceValue, customField, interfacePeers, interfacePrimaryMac, relatedId, type NetBoxDevice, type NetBoxInterface, type NetBoxJournalEntry, type NetBoxMacAddress, type NetBoxObjectChange } from '../../netbox/shapes.js';
-import { DESIRED_ACTIONS, DEVICE_STATUSES, JOURNAL_KINDS, type AttestedFacts, type Authorship, type DesiredAction, type Device, type DeviceStatus, type JournalEntry, type JournalKind } from '../device.js';
+import {
+  choiceValue,
+  customField,
+  interfacePeers,
+  interfacePrimaryMac,
+  relatedId,
+  type NetBoxDevice,
+  type NetBoxInterface,
+  type NetBoxJournalEntry,
+  type NetBoxMacAddress,
+  type NetBoxObjectChange,
+} from '../../netbox/shapes.js';
+import {
+  DESIRED_ACTIONS,
+  DEVICE_STATUSES,
+  JOURNAL_KINDS,
+  type AttestedFacts,
+  type Authorship,
+  type DesiredAction,
+  type Device,
+  type DeviceStatus,
+  type JournalEntry,
+  type JournalKind,
+} from '../device.js';
 import type { NodeClass } from '../embedded/nodes-file.js';
 import { deriveDevice } from '../derive.js';
 import type { Inventory } from '../inventory.js';
@@ -36,7 +58,10 @@ export class NetBoxInventory implements Inventory {
   private async one(filter: 'serial' | 'name', value: string): Promise<NetBoxDevice | null> {
     const found = (await this.nb.list<NetBoxDevice>('dcim/devices', { [filter]: value })).filter((d) => (filter === 'serial' ? d.serial : d.name) === value);
     if (found.length > 1) {
-      throw new FleetError('inventory-ambiguous', `NetBox holds ${found.length} devices with the ${filter} ${value} (${found.map((d) => d.name).join(', ')}); fleet admits none of them`);
+      throw new FleetError(
+        'inventory-ambiguous',
+        `NetBox holds ${found.length} devices with the ${filter} ${value} (${found.map((d) => d.name).join(', ')}); fleet admits none of them`,
+      );
     }
     return found[0] ?? null;
   }
@@ -56,7 +81,10 @@ export class NetBoxInventory implements Inventory {
    * one request per device would not scale to a fleet.
    */
   async listDevices(): Promise<Device[]> {
-    const [devices, ifaces] = await Promise.all([this.nb.list<NetBoxDevice>('dcim/devices', {}), this.nb.list<NetBoxInterface>('dcim/interfaces', { cabled: true })]);
+    const [devices, ifaces] = await Promise.all([
+      this.nb.list<NetBoxDevice>('dcim/devices', {}),
+      this.nb.list<NetBoxInterface>('dcim/interfaces', { cabled: true }),
+    ]);
     const boot = new Map<number, NetBoxInterface>();
     for (const i of ifaces) {
       const id = relatedId(i.device);
@@ -154,15 +182,25 @@ export class NetBoxInventory implements Inventory {
   private async recordMac(device: Device, mac: string): Promise<void> {
     const iface = await this.bootInterface(Number(device.id));
     if (!iface || interfacePrimaryMac(iface)?.toLowerCase() === mac) return;
-    const existing = (await this.nb.list<NetBoxMacAddress>('dcim/mac-addresses', { mac_address: mac })).filter((m) => typeof m.mac_address === 'string' && m.mac_address.toLowerCase() === mac);
-    const elsewhere = existing.find((m) => !(m.assigned_object_type === 'dcim.interface' && m.assigned_object_id === iface.id) && m.assigned_object_id !== null);
+    const existing = (await this.nb.list<NetBoxMacAddress>('dcim/mac-addresses', { mac_address: mac })).filter(
+      (m) => typeof m.mac_address === 'string' && m.mac_address.toLowerCase() === mac,
+    );
+    const elsewhere = existing.find(
+      (m) => !(m.assigned_object_type === 'dcim.interface' && m.assigned_object_id === iface.id) && m.assigned_object_id !== null,
+    );
     if (elsewhere) {
-      await this.journal(device, 'warning', `the attested MAC ${mac} is assigned to ${elsewhere.assigned_object?.display ?? 'another object'} in NetBox; fleet left it there`);
+      await this.journal(
+        device,
+        'warning',
+        `the attested MAC ${mac} is assigned to ${elsewhere.assigned_object?.display ?? 'another object'} in NetBox; fleet left it there`,
+      );
       return;
     }
     const own = existing.find((m) => m.assigned_object_id === iface.id);
     const macId =
-      own?.id ?? (await this.nb.post<NetBoxMacAddress>('dcim/mac-addresses', { mac_address: mac, assigned_object_type: 'dcim.interface', assigned_object_id: iface.id })).id;
+      own?.id ??
+      (await this.nb.post<NetBoxMacAddress>('dcim/mac-addresses', { mac_address: mac, assigned_object_type: 'dcim.interface', assigned_object_id: iface.id }))
+        .id;
     await this.nb.patch('dcim/interfaces', iface.id, { primary_mac_address: macId });
   }
 
@@ -175,7 +213,10 @@ export class NetBoxInventory implements Inventory {
   }
 
   async journalOf(device: Device): Promise<JournalEntry[]> {
-    const entries = await this.nb.list<NetBoxJournalEntry>('extras/journal-entries', { assigned_object_type: 'dcim.device', assigned_object_id: Number(device.id) });
+    const entries = await this.nb.list<NetBoxJournalEntry>('extras/journal-entries', {
+      assigned_object_type: 'dcim.device',
+      assigned_object_id: Number(device.id),
+    });
     return entries
       .sort((a, b) => a.id - b.id)
       .map((e) => {
