@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { admit, type AdmissionInput } from '../../verifier/attest/admission.js';
+import { admit, refuseBoot, type Admission, type AdmissionInput } from '../../verifier/attest/admission.js';
 import { checkCabling } from '../../verifier/attest/cabling.js';
 import { decide } from '../../verifier/attest/policy.js';
 import type { Device } from '../../verifier/inventory/device.js';
@@ -52,9 +52,12 @@ const device = (over: Partial<Device> = {}): Device => ({
 const PROVISION_RUN = { name: 'provision-n1-1764480000', kind: 'provision' as const };
 const RETIRE_RUN = { name: 'retire-n1-1764480000', kind: 'retire' as const };
 const onPort5 = { port: 'Port 5', names: ['Port 5'] };
-const proven = [{ kind: 'rsa2048' as const, hash: A }];
+const proven = [{ kind: 'rsa2048' as const, hash: A, certificate: null }];
+const MAC = '52:54:00:12:34:56';
+const AT = '2026-11-30T00:00:00.000Z';
 const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
   serial: 'SN1',
+  boot: { mac: MAC, bootId: 'boot-1', secureBoot: true, at: AT, peer: '10.0.1.11' },
   device: device(),
   proven,
   authorship: { authored: true },
@@ -66,28 +69,24 @@ const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
 
 describe('admission', () => {
   it.each<[string, Partial<AdmissionInput>, Record<string, unknown>]>([
-    ['unknown serial: waits, claim kept, nothing written', { device: null }, { verdict: 'pending-approval', writes: 'nothing', claim: true }],
+    ['unknown serial: waits, claim kept, nothing written', { device: null }, { verdict: 'pending-approval', writes: ['keepClaim'] }],
     [
       'no binding: waits, claim kept, the verdict written',
       { device: device({ binding: {} }) },
-      { verdict: 'pending-approval', writes: 'verdict', claim: true },
+      { verdict: 'pending-approval', writes: ['keepClaim', 'recordVerdict'] },
     ],
     [
       'another TPM: refused, nothing written, hash named',
-      { proven: [{ kind: 'rsa2048', hash: C }] },
-      { verdict: 'ek-hash-mismatch', writes: 'nothing', claim: false, refused: { kind: 'rsa2048', hash: C, approved: A } },
+      { proven: [{ kind: 'rsa2048', hash: C, certificate: null }] },
+      { verdict: 'ek-hash-mismatch', writes: [], refused: { kind: 'rsa2048', hash: C, approved: A } },
     ],
-    [
-      'an approved EK missing: refused, nothing written',
-      { device: device({ binding: { rsa2048: A, eccp256: B } }) },
-      { verdict: 'ek-missing', writes: 'nothing', claim: false },
-    ],
+    ['an approved EK missing: refused, nothing written', { device: device({ binding: { rsa2048: A, eccp256: B } }) }, { verdict: 'ek-missing', writes: [] }],
     [
       'binding not authored by bindingAuthor: refused, the verdict and a journal line',
       { authorship: { authored: false, reason: 'approved_ek_hash was last written by alice, not terraform' } },
       {
         verdict: 'ek-binding-unauthored',
-        writes: 'verdict',
+        writes: ['recordVerdict', 'journal'],
         journal: [
           {
             kind: 'danger',
@@ -100,7 +99,7 @@ describe('admission', () => {
     [
       'attested, nothing asked, auto-provision off: no provision',
       {},
-      { verdict: 'attested', writes: 'attested', provision: { issue: false, reason: 'no provision: auto-provision is off' } },
+      { verdict: 'attested', writes: ['recordAttested', 'dropClaim', 'journal'], provision: { issue: false, reason: 'no provision: auto-provision is off' } },
     ],
     [
       'desired_action provision, no run started yet: no code (the run that starts power-cycles it, and that boot gets one)',
@@ -174,34 +173,95 @@ describe('admission', () => {
       { run: PROVISION_RUN, seen: { port: 'Port 7', names: ['Port 7', 'uplink'] } },
       {
         provision: { issue: false, reason: 'no provision: n1 attested on port Port 7, expected Port 5' },
-        journal: [{ kind: 'warning', message: 'n1 attested on port Port 7, expected Port 5' }],
+        journal: [attestedLine('Port 7'), { kind: 'warning', message: 'n1 attested on port Port 7, expected Port 5' }],
       },
     ],
     [
       'no LLDP frame: journal, no provision',
       { run: PROVISION_RUN, seen: { port: null, why: 'the switch sent no LLDP frame within 35 seconds of the attestation' } },
-      { journal: [{ kind: 'warning', message: 'n1 attested no switch port: the switch sent no LLDP frame within 35 seconds of the attestation' }] },
+      {
+        journal: [
+          attestedLine('none'),
+          { kind: 'warning', message: 'n1 attested no switch port: the switch sent no LLDP frame within 35 seconds of the attestation' },
+        ],
+      },
     ],
     [
       'lacking install_disk_serial: journal says the run waits for it',
       { run: PROVISION_RUN, device: device({ installDiskSerial: undefined }) },
       {
         provision: { issue: false, reason: 'no provision: the device lacks install_disk_serial' },
-        journal: [{ kind: 'warning', message: 'n1 lacks install_disk_serial; the run waits for install_disk_serial' }],
+        journal: [attestedLine(), { kind: 'warning', message: 'n1 lacks install_disk_serial; the run waits for install_disk_serial' }],
       },
     ],
     [
       'lacking several fields: all named',
       { autoProvision: true, device: device({ installDisk: undefined, className: undefined, switchPort: undefined }) },
-      { journal: [{ kind: 'warning', message: 'n1 lacks install_disk, switch_port, class; the run waits for install_disk and switch_port and class' }] },
+      {
+        journal: [
+          attestedLine(),
+          { kind: 'warning', message: 'n1 lacks install_disk, switch_port, class; the run waits for install_disk and switch_port and class' },
+        ],
+      },
     ],
   ])('%s', (_name, over, expected) => {
-    expect(admit(input(over))).toMatchObject(expected);
+    expect(summary(admit(input(over)))).toMatchObject(expected);
   });
 
-  it('nothing asked and nothing wrong writes no journal line of its own', () => {
-    expect(admit(input()).journal).toEqual([]);
+  it('nothing asked and nothing wrong journals the attestation alone', () => {
+    expect(summary(admit(input())).journal).toEqual([attestedLine()]);
   });
+
+  it('every write carries what it writes: the claim, the attested facts, the device', () => {
+    const pending = admit(input({ device: null }));
+    expect(pending.writes).toEqual([
+      { to: 'store', op: 'keepClaim', claim: { serial: 'SN1', at: AT, mac: MAC, peer: '10.0.1.11', switchPort: 'Port 5', eks: proven } },
+    ]);
+    const d = device();
+    const attested = admit(input({ device: d }));
+    expect(attested.writes.slice(0, 2)).toEqual([
+      {
+        to: 'inventory',
+        op: 'recordAttested',
+        device: d,
+        facts: { at: AT, mac: MAC, bootId: 'boot-1', eks: { rsa2048: A }, secureBoot: true, switchPort: 'Port 5' },
+      },
+      { to: 'store', op: 'dropClaim', serial: 'SN1' },
+    ]);
+  });
+
+  it("an intake asks for its run once its code is issued; an owner's request already made is not made again", () => {
+    const d = device();
+    const intake = admit(input({ autoProvision: true, device: d })).provision;
+    const line = { to: 'inventory', op: 'journal', device: d, kind: 'info', message: 'n1 is a planned worker that attested from HookOS: its provision starts' };
+    expect(intake).toMatchObject({ issue: true, onIssue: [{ to: 'inventory', op: 'setDesiredAction', device: d, action: 'provision' }, line] });
+    const asked = device({ desiredAction: 'provision' });
+    expect(admit(input({ autoProvision: true, device: asked })).provision).toMatchObject({ issue: true, onIssue: [{ ...line, device: asked }] });
+    expect(admit(input({ run: PROVISION_RUN })).provision).toMatchObject({ issue: true, onIssue: [] });
+  });
+
+  it("a boot whose quote does not hold: the verdict reaches the device only from the device's own TPM", () => {
+    const d = device();
+    const refusal = { verdict: 'pcr-mismatch' as const, message: 'the PCR values do not hash to the quoted digest' };
+    expect(refuseBoot(d, 'SN1', proven, refusal).writes).toEqual([{ to: 'inventory', op: 'recordVerdict', device: d, verdict: 'pcr-mismatch' }]);
+    expect(refuseBoot(d, 'SN1', [{ kind: 'rsa2048', hash: C }], refusal).writes).toEqual([]);
+    expect(refuseBoot(null, 'SN1', proven, refusal).writes).toEqual([]);
+  });
+});
+
+/** An admission as the table reads it: each write by its op, and the journal lines alone. */
+function summary(a: Admission) {
+  return {
+    ...a,
+    writes: a.writes.map((w) => w.op),
+    journal: a.writes.flatMap((w) => (w.op === 'journal' ? [{ kind: w.kind, message: w.message }] : [])),
+  };
+}
+
+/** The line every admitted boot journals. */
+const attestedLine = (port = 'Port 5') => ({
+  kind: 'success',
+  message: `n1 attested from HookOS: its TPM proved every EK its entry approves (MAC ${MAC}, switch port ${port})`,
 });
 
 describe('cabling', () => {

@@ -50,20 +50,18 @@ const device = (over: Partial<Device>): Device => ({
 function attest(d: Device, bootId: string, run: ReturnType<typeof openRun>, autoProvision = true) {
   const input: AdmissionInput = {
     serial: d.serial,
+    boot: { mac: '52:54:00:12:34:56', bootId, secureBoot: true, at: new Date(NOW).toISOString(), peer: '10.0.1.11' },
     device: d,
-    proven: [{ kind: 'rsa2048', hash: A }],
+    proven: [{ kind: 'rsa2048', hash: A, certificate: null }],
     authorship: { authored: true },
     seen: PORT5,
     run,
     autoProvision,
   };
   const a = admit(input);
-  const attested: Device = {
-    ...d,
-    mac: '52:54:00:12:34:56',
-    attested: { at: new Date(NOW).toISOString(), mac: '52:54:00:12:34:56', bootId, eks: { rsa2048: A }, secureBoot: true, switchPort: 'Port 5' },
-  };
-  return { a, device: attested };
+  const recorded = a.writes.find((w) => w.op === 'recordAttested');
+  if (!recorded) throw new Error(`admission recorded no attestation: ${a.verdict} ${a.reason}`);
+  return { a, device: { ...d, mac: recorded.facts.mac, attested: recorded.facts } };
 }
 
 function world(d: Device, workflows: KubeObject[], codes: InstallCodeRecord[]): World {
@@ -110,12 +108,12 @@ describe('admit → plan → admit', () => {
     expect(pass.device.desiredAction).toBeUndefined();
 
     const second = attest(pass.device, 'boot-2', openRun(pass.device, pass.workflow!));
-    expect(second.a.provision).toEqual({ issue: true, run: pass.workflow!.metadata.name, kind: 'provision', intake: false });
+    expect(second.a.provision).toMatchObject({ issue: true, run: pass.workflow!.metadata.name, kind: 'provision', intake: false, onIssue: [] });
   });
 
   it('the intake of a planned worker: the code at its attestation, a run with no power cycle that takes that code', () => {
     const first = attest(device({}), 'boot-1', null);
-    expect(first.a.provision).toEqual({ issue: true, run: null, kind: 'provision', intake: true });
+    expect(first.a.provision).toMatchObject({ issue: true, run: null, kind: 'provision', intake: true });
     const code: InstallCodeRecord = {
       device: 'n1',
       hostname: 'n1',

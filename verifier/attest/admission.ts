@@ -1,6 +1,7 @@
 import type { EkKind } from '../../shared/wire/schemas.js';
-import type { PolicyVerdict } from '../../shared/wire/verdicts.js';
-import type { Authorship, Device, JournalKind } from '../inventory/device.js';
+import type { ProtocolVerdict, Verdict } from '../../shared/wire/verdicts.js';
+import type { AttestedFacts, Authorship, Device, JournalKind } from '../inventory/device.js';
+import type { Claim } from '../state/claim.js';
 import { checkCabling, type SeenPort } from './cabling.js';
 import type { RunKind } from '../reconcile/desired.js';
 import type { OpenRun } from '../reconcile/open-run.js';
@@ -9,8 +10,11 @@ import { decide } from './policy.js';
 
 export interface AdmissionInput {
   serial: string;
+  /** The quoted boot: its report's facts, when it attested, and the peer it came from. */
+  boot: { mac: string; bootId: string; secureBoot: boolean | null; at: string; peer: string };
   device: Device | null;
-  proven: ReadonlyArray<{ kind: EkKind; hash: string }>;
+  /** The EKs this TPM proved, with the certificates that came along (a claim shows them). */
+  proven: Claim['eks'];
   /** Asked only when the EKs match the binding; null otherwise. */
   authorship: Authorship | null;
   seen: SeenPort;
@@ -24,19 +28,53 @@ export interface AdmissionInput {
  * reason). A code belongs to the device's open run, or, at an intake, to the run that intake asks
  * for (`run: null`: the pass that starts it takes the code).
  */
-export type Provision = { issue: true; run: string | null; kind: RunKind; intake: boolean } | { issue: false; reason: string };
+export type Provision =
+  | { issue: true; run: string | null; kind: RunKind; intake: boolean /** Once the code is issued (it may yet be refused). */; onIssue: AdmissionWrite[] }
+  | { issue: false; reason: string };
+
+/**
+ * One write an attestation makes, in the order given: the service carries them out and decides
+ * none. The claim is the one `fleet attest approve` reads; the attested facts are the report's.
+ */
+export type AdmissionWrite =
+  | { to: 'store'; op: 'keepClaim'; claim: Claim }
+  | { to: 'store'; op: 'dropClaim'; serial: string }
+  | { to: 'inventory'; op: 'recordVerdict'; device: Device; verdict: Verdict }
+  | { to: 'inventory'; op: 'recordAttested'; device: Device; facts: AttestedFacts }
+  | { to: 'inventory'; op: 'journal'; device: Device; kind: JournalKind; message: string }
+  | { to: 'inventory'; op: 'setDesiredAction'; device: Device; action: 'provision' };
 
 export interface Admission {
-  verdict: PolicyVerdict;
+  verdict: Verdict;
   /** For the audit line: names the node and the kinds. */
   reason: string;
   refused?: { kind: EkKind; hash: string; approved: string };
-  /** What reaches the device: nothing, the verdict alone, or the attested facts and verdict. */
-  writes: 'nothing' | 'verdict' | 'attested';
-  /** Keep the claim for `fleet attest approve`. */
-  claim: boolean;
-  journal: Array<{ kind: JournalKind; message: string }>;
+  writes: AdmissionWrite[];
   provision: Provision;
+}
+
+/**
+ * Whether this TPM proved every EK the device's entry approves: only then do the binding's
+ * authorship and the device's run matter (the caller reads them for admit()), and only then does
+ * a refusal of its boot reach the device. A claim of another machine's serial learns nothing.
+ */
+export function provesOwnTpm(device: Device | null, serial: string, proven: ReadonlyArray<{ kind: EkKind; hash: string }>): device is Device {
+  return !!device && decide({ hostname: device.hostname, binding: device.binding }, serial, proven).verdict === 'attested';
+}
+
+/** A boot whose quote or event log does not hold: its verdict reaches the device only when its TPM is the device's own. */
+export function refuseBoot(
+  device: Device | null,
+  serial: string,
+  proven: ReadonlyArray<{ kind: EkKind; hash: string }>,
+  refusal: { verdict: ProtocolVerdict; message: string },
+): Admission {
+  return {
+    verdict: refusal.verdict,
+    reason: refusal.message,
+    writes: provesOwnTpm(device, serial, proven) ? [{ to: 'inventory', op: 'recordVerdict', device, verdict: refusal.verdict }] : [],
+    provision: { issue: false, reason: refusal.verdict },
+  };
 }
 
 /**
@@ -52,8 +90,12 @@ export function admit(input: AdmissionInput): Admission {
   const { device } = input;
   const d = decide(device && { hostname: device.hostname, binding: device.binding }, input.serial, input.proven);
   const none: Provision = { issue: false, reason: d.verdict };
+  const { boot } = input;
   if (d.verdict === 'pending-approval') {
-    return { verdict: d.verdict, reason: d.message, writes: device ? 'verdict' : 'nothing', claim: true, journal: [], provision: none };
+    const claim: Claim = { serial: input.serial, at: boot.at, mac: boot.mac, peer: boot.peer, switchPort: input.seen.port, eks: input.proven };
+    const writes: AdmissionWrite[] = [{ to: 'store', op: 'keepClaim', claim }];
+    if (device) writes.push({ to: 'inventory', op: 'recordVerdict', device, verdict: d.verdict });
+    return { verdict: d.verdict, reason: d.message, writes, provision: none };
   }
   if (d.verdict !== 'attested' || !device) {
     // ek-hash-mismatch, ek-missing: the runbook's "Nothing was written"; the audit names the refused hash.
@@ -61,9 +103,7 @@ export function admit(input: AdmissionInput): Admission {
       verdict: d.verdict,
       reason: d.message,
       ...(d.refused ? { refused: d.refused } : {}),
-      writes: 'nothing',
-      claim: false,
-      journal: [],
+      writes: [],
       provision: none,
     };
   }
@@ -72,14 +112,39 @@ export function admit(input: AdmissionInput): Admission {
     return {
       verdict: 'ek-binding-unauthored',
       reason: why,
-      writes: 'verdict',
-      claim: false,
-      journal: [{ kind: 'danger', message: `${device.hostname} was refused: ${why}. Restore the binding from git and apply it again` }],
+      writes: [
+        { to: 'inventory', op: 'recordVerdict', device, verdict: 'ek-binding-unauthored' },
+        {
+          to: 'inventory',
+          op: 'journal',
+          device,
+          kind: 'danger',
+          message: `${device.hostname} was refused: ${why}. Restore the binding from git and apply it again`,
+        },
+      ],
       provision: { issue: false, reason: 'ek-binding-unauthored' },
     };
   }
-  const journal: Admission['journal'] = [];
-  return { verdict: 'attested', reason: d.message, writes: 'attested', claim: false, journal, provision: provisionFor(input, device, journal) };
+  const facts: AttestedFacts = {
+    at: boot.at,
+    mac: boot.mac,
+    bootId: boot.bootId,
+    eks: Object.fromEntries(input.proven.map((e) => [e.kind, e.hash])),
+    secureBoot: boot.secureBoot,
+    switchPort: input.seen.port,
+  };
+  const writes: AdmissionWrite[] = [
+    { to: 'inventory', op: 'recordAttested', device, facts },
+    { to: 'store', op: 'dropClaim', serial: device.serial },
+    {
+      to: 'inventory',
+      op: 'journal',
+      device,
+      kind: 'success',
+      message: `${device.hostname} attested from HookOS: its TPM proved every EK its entry approves (MAC ${boot.mac}, switch port ${input.seen.port ?? 'none'})`,
+    },
+  ];
+  return { verdict: 'attested', reason: d.message, writes, provision: provisionFor(input, device, writes) };
 }
 
 /** Whether no run is under way and this attestation is the intake of a planned worker, or why not. */
@@ -92,7 +157,7 @@ function intake(device: Device, autoProvision: boolean): string | null {
   return null;
 }
 
-function provisionFor(input: AdmissionInput, device: Device, journal: Admission['journal']): Provision {
+function provisionFor(input: AdmissionInput, device: Device, writes: AdmissionWrite[]): Provision {
   const { run } = input;
   let kind: RunKind = run?.kind ?? 'provision';
   if (!run) {
@@ -105,13 +170,26 @@ function provisionFor(input: AdmissionInput, device: Device, journal: Admission[
   }
   const missing = missingFields(device, kind);
   if (missing.length) {
-    journal.push({ kind: 'warning', message: lacksLine(device.hostname, missing) });
+    writes.push({ to: 'inventory', op: 'journal', device, kind: 'warning', message: lacksLine(device.hostname, missing) });
     return { issue: false, reason: `no provision: the device lacks ${missing.join(', ')}` };
   }
   const cabling = checkCabling(device.hostname, device.switchPort!, input.seen);
   if (!cabling.ok) {
-    journal.push({ kind: 'warning', message: cabling.journal });
+    writes.push({ to: 'inventory', op: 'journal', device, kind: 'warning', message: cabling.journal });
     return { issue: false, reason: `no provision: ${cabling.journal}` };
   }
-  return { issue: true, run: run?.name ?? null, kind, intake: !run };
+  // An intake's run is asked for once its code is issued: the pass that starts the run takes that code.
+  const onIssue: AdmissionWrite[] = run
+    ? []
+    : [
+        ...(device.desiredAction !== 'provision' ? [{ to: 'inventory', op: 'setDesiredAction', device, action: 'provision' } as const] : []),
+        {
+          to: 'inventory',
+          op: 'journal',
+          device,
+          kind: 'info',
+          message: `${device.hostname} is a planned worker that attested from HookOS: its provision starts`,
+        },
+      ];
+  return { issue: true, run: run?.name ?? null, kind, intake: !run, onIssue };
 }

@@ -6,10 +6,9 @@ import type { Metrics } from '../metrics.js';
 import type { Device } from '../inventory/device.js';
 import type { Inventory } from '../inventory/inventory.js';
 import type { LocalStore } from '../state/local-store.js';
-import { admit, type Admission } from './admission.js';
+import { admit, provesOwnTpm, refuseBoot, type Admission, type AdmissionWrite } from './admission.js';
 import { startSession } from './challenge.js';
 import { checkQuotedBoot, checkSecrets, type Evidence } from './evidence.js';
-import { decide } from './policy.js';
 import { Refusal } from './refusal.js';
 import { RefusalAudit } from './refusal-audit.js';
 import { seenPort } from './seen-port.js';
@@ -40,7 +39,7 @@ export interface RequestContext {
 
 /**
  * The attestation service: `start` issues the challenges, `finish` checks the evidence, admits
- * (admission.ts), writes what the admission allows, and answers a verdict, with an install code
+ * (admission.ts, which decides every write, with its data), carries the writes out, and answers a verdict, with an install code
  * when the device's run may start now. Every `finish` leaves one `attest.verdict` audit line, and
  * an admitted one an `attest.install` line.
  *
@@ -134,26 +133,25 @@ export class AttestationService {
 
   private async judge(session: Session, req: FinishRequest, ctx: RequestContext, line: Record<string, unknown>): Promise<FinishResponse> {
     const device = await this.inventory.deviceBySerial(session.serial);
-    // The device's own TPM: it proved every EK the device's entry approves.
-    const ownTpm = !!device && decide({ hostname: device.hostname, binding: device.binding }, session.serial, session.eks).verdict === 'attested';
     let evidence: Evidence;
     try {
       evidence = checkQuotedBoot(session, req);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       this.audit('attest.verdict', { ...line, node: device?.hostname, verdict: err.code, reason: err.message });
-      if (ownTpm) await this.inventory.recordVerdict(device!, err.code);
+      await this.carryOut(refuseBoot(device, session.serial, session.eks, { verdict: err.code, message: err.message }).writes);
       return { verdict: err.code, message: err.message };
     }
     const seen = seenPort(evidence.report.lldp);
+    const own = provesOwnTpm(device, session.serial, evidence.proven);
     const a = admit({
       serial: session.serial,
+      boot: { mac: evidence.report.mac, bootId: evidence.report.bootId, secureBoot: evidence.secureBoot, at: this.now().toISOString(), peer: ctx.peer },
       device,
       proven: evidence.proven,
-      authorship: ownTpm ? await this.inventory.bindingAuthorship(device!) : null,
+      authorship: own ? await this.inventory.bindingAuthorship(device) : null,
       seen,
-      // Only for the device whose approved EKs this TPM proved: a claim of its serial learns nothing.
-      run: ownTpm ? await this.runs.open(device!) : null,
+      run: own ? await this.runs.open(device) : null,
       autoProvision: this.autoProvision,
     });
     this.audit('attest.verdict', {
@@ -166,36 +164,21 @@ export class AttestationService {
       secureBoot: evidence.secureBoot,
       notes: evidence.notes.length ? evidence.notes : undefined,
     });
-    await this.write(a, device, evidence, ctx, seen.port);
+    await this.carryOut(a.writes);
     if (a.verdict !== 'attested') return { verdict: a.verdict, message: wireMessage(a) };
     return this.answerAttested(device!, a, evidence, ctx);
   }
 
-  /** Exactly what the admission allows: nothing, the verdict, or the attested facts; then the journal. */
-  private async write(a: Admission, device: Device | null, evidence: Evidence, ctx: RequestContext, switchPort: string | null): Promise<void> {
-    const at = this.now().toISOString();
-    if (a.claim) {
-      this.store.recordClaim({ serial: evidence.report.serial, at, mac: evidence.report.mac, peer: ctx.peer, switchPort, eks: evidence.proven });
+  /** The admission's writes, in order, and nothing else: admission decided each one, with its data. */
+  private async carryOut(writes: AdmissionWrite[]): Promise<void> {
+    for (const w of writes) {
+      if (w.op === 'keepClaim') this.store.recordClaim(w.claim);
+      else if (w.op === 'dropClaim') this.store.dropClaim(w.serial);
+      else if (w.op === 'recordVerdict') await this.inventory.recordVerdict(w.device, w.verdict);
+      else if (w.op === 'recordAttested') await this.inventory.recordAttested(w.device, w.facts);
+      else if (w.op === 'journal') await this.inventory.journal(w.device, w.kind, w.message);
+      else await this.inventory.setDesiredAction(w.device, w.action);
     }
-    if (!device || a.writes === 'nothing') return;
-    if (a.writes === 'verdict') await this.inventory.recordVerdict(device, a.verdict);
-    else {
-      await this.inventory.recordAttested(device, {
-        at,
-        mac: evidence.report.mac,
-        bootId: evidence.report.bootId,
-        eks: Object.fromEntries(evidence.proven.map((e) => [e.kind, e.hash])),
-        secureBoot: evidence.secureBoot,
-        switchPort,
-      });
-      this.store.dropClaim(device.serial);
-      await this.inventory.journal(
-        device,
-        'success',
-        `${device.hostname} attested from HookOS: its TPM proved every EK its entry approves (MAC ${evidence.report.mac}, switch port ${switchPort ?? 'none'})`,
-      );
-    }
-    for (const j of a.journal) await this.inventory.journal(device, j.kind, j.message);
   }
 
   private async answerAttested(device: Device, a: Admission, evidence: Evidence, ctx: RequestContext): Promise<FinishResponse> {
@@ -219,10 +202,7 @@ export class AttestationService {
         message: 'the TPM proved every EK the entry approves; no install code: the run cannot install (read the attest.install audit line)',
       };
     }
-    if (p.intake) {
-      if (device.desiredAction !== 'provision') await this.inventory.setDesiredAction(device, 'provision');
-      await this.inventory.journal(device, 'info', `${device.hostname} is a planned worker that attested from HookOS: its provision starts`);
-    }
+    await this.carryOut(p.onIssue);
     this.audit('attest.install', { ...install, bootId: evidence.report.bootId, issued: true, run: p.run ?? undefined, intake: p.intake });
     if (p.intake) this.onRunWanted();
     return { verdict: 'attested', message: 'the TPM proved every EK the entry approves; its run may start', installCode: issued.code };
