@@ -1,5 +1,5 @@
 import { ERROR_CODES, type ErrorEntry } from '../../shared/error-codes.js';
-import type { DocPage } from './page.js';
+import { cell, type DocPage } from './page.js';
 
 /** docs/reference/errors.md: the registry as a table, by code. */
 export const errorsPage: DocPage = {
@@ -26,7 +26,3 @@ export const errorsPage: DocPage = {
     ].join('\n');
   },
 };
-
-function cell(text: string): string {
-  return text.replaceAll('|', '\\|');
-}

@@ -3,3 +3,8 @@ export interface DocPage {
   path: string;
   render(): string;
 }
+
+/** Text as one cell of a Markdown table: its pipes escaped. */
+export function cell(text: string): string {
+  return text.replaceAll('|', '\\|');
+}

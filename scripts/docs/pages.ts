@@ -1,5 +1,6 @@
 import { errorsPage } from './errors-page.js';
 import type { DocPage } from './page.js';
+import { servePage } from './serve-page.js';
 
 /** Every page npm run docs writes. */
-export const PAGES: readonly DocPage[] = [errorsPage];
+export const PAGES: readonly DocPage[] = [errorsPage, servePage];

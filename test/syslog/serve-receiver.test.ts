@@ -1,11 +1,12 @@
-/** fleet serve's syslog switch: on by default, off on request, and a default that cannot start does not stop fleetd. */
+/** fleet serve's syslog receiver: on by default, off on request, and a default that cannot start does not stop fleetd. */
 import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Metrics } from '../../verifier/metrics.js';
-import { startSyslog } from '../../verifier/syslog/serve-options.js';
+import type { SyslogConfig } from '../../verifier/config/serve-config.js';
+import { startSyslog } from '../../verifier/syslog/serve-receiver.js';
 import { fakeJournal } from './fake-journal.js';
 
 const cleanups: Array<() => unknown> = [];
@@ -33,15 +34,15 @@ async function heldPort(): Promise<number> {
   return holder.address().port;
 }
 
-async function start(o: Record<string, string>, defaults: { listen: string; journalSocket: string }) {
+/** The receiver of a config: its defaults (asked: false), or options named on the command line (asked: true). */
+async function start(cfg: SyslogConfig) {
   const audits: Array<[string, Record<string, unknown>]> = [];
   const warnings: string[] = [];
   const receiver = await startSyslog(
-    o,
+    cfg,
     new Metrics(),
     (e, f) => audits.push([e, f]),
     (l) => warnings.push(l),
-    defaults,
   );
   if (receiver) cleanups.push(() => receiver.close());
   return { receiver, audits, warnings };
@@ -49,20 +50,20 @@ async function start(o: Record<string, string>, defaults: { listen: string; jour
 
 describe('fleet serve --syslog-listen', () => {
   it('starts the receiver on the default address when nothing is said', async () => {
-    const { receiver, warnings } = await start({}, { listen: '127.0.0.1:0', journalSocket: journal() });
+    const { receiver, warnings } = await start({ listen: '127.0.0.1:0', journalSocket: journal(), asked: false });
     expect(receiver?.port).toBeGreaterThan(0);
     expect(warnings).toEqual([]);
   });
 
   it('off: no receiver, whatever the defaults', async () => {
-    const { receiver, warnings } = await start({ 'syslog-listen': 'off' }, { listen: '127.0.0.1:0', journalSocket: missingSocket() });
+    const { receiver, warnings } = await start({ listen: null, journalSocket: missingSocket(), asked: true });
     expect(receiver).toBeUndefined();
     expect(warnings).toEqual([]);
   });
 
   it('a default that cannot start (no journald) is a warning and an audit line, and fleetd goes on', async () => {
     const socket = missingSocket();
-    const { receiver, warnings, audits } = await start({}, { listen: '127.0.0.1:0', journalSocket: socket });
+    const { receiver, warnings, audits } = await start({ listen: '127.0.0.1:0', journalSocket: socket, asked: false });
     expect(receiver).toBeUndefined();
     expect(warnings).toEqual([
       expect.stringMatching(
@@ -73,14 +74,13 @@ describe('fleet serve --syslog-listen', () => {
   });
 
   it('a default port another receiver holds is a warning too', async () => {
-    const { receiver, warnings } = await start({}, { listen: `127.0.0.1:${await heldPort()}`, journalSocket: journal() });
+    const { receiver, warnings } = await start({ listen: `127.0.0.1:${await heldPort()}`, journalSocket: journal(), asked: false });
     expect(receiver).toBeUndefined();
     expect(warnings[0]).toMatch(/another receiver \(rsyslog's hookos-syslog\?\) holds it/);
   });
 
   it('an address given by name must start, or fleet serve fails', async () => {
-    const defaults = { listen: '127.0.0.1:0', journalSocket: journal() };
-    await expect(start({ 'syslog-listen': `127.0.0.1:${await heldPort()}` }, defaults)).rejects.toMatchObject({ code: 'syslog-listen' });
-    await expect(start({ 'journal-socket': missingSocket() }, defaults)).rejects.toMatchObject({ code: 'journal-unreachable' });
+    await expect(start({ listen: `127.0.0.1:${await heldPort()}`, journalSocket: journal(), asked: true })).rejects.toMatchObject({ code: 'syslog-listen' });
+    await expect(start({ listen: '127.0.0.1:0', journalSocket: missingSocket(), asked: true })).rejects.toMatchObject({ code: 'journal-unreachable' });
   });
 });

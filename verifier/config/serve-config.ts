@@ -1,0 +1,147 @@
+/**
+ * `fleet serve`'s flags and environment, read once into the typed config each part is handed:
+ * every usage error is raised here, before fleetd opens or binds anything, and no part reads a
+ * flag name.
+ */
+import { parseArgs } from 'node:util';
+import { FleetError } from '../../shared/errors.js';
+import { parseListenAddress, type ListenAddress } from '../http/listen-address.js';
+import { DEFAULT_LISTEN, DEFAULT_SYSLOG_LISTEN, parseArgsOptions, SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
+
+export type InventoryConfig =
+  | { kind: 'embedded'; nodesFile: string; nodeNetwork: string | undefined }
+  | { kind: 'netbox'; url: string; tokenFile: string; bindingAuthor: string | undefined; classesFile: string | undefined };
+
+export interface HttpConfig {
+  listen: ListenAddress;
+  tls: { certPath: string; keyPath: string } | null;
+  metricsFrom: string[];
+  sessionTtlMs: number;
+  /** FLEET_LOG_LEVEL: fastify's request log (pino levels). */
+  logLevel: string;
+}
+
+/** The reconciler's: Tinkerbell's API, how often it passes, its Lease, how long an intake waits. */
+export interface ReconcilerConfig {
+  kubeconfig: string;
+  namespace: string;
+  intervalS: number;
+  leaseS: number;
+  hookosWaitS: number;
+}
+
+export interface InstallConfig {
+  autoProvision: boolean;
+  configTtlMs: number;
+  classInputsDir: string | undefined;
+  targetKubeconfig: string | undefined;
+  baseUrl: string | undefined;
+  seedUrl: string | undefined;
+  configUrl: string | undefined;
+}
+
+export interface SyslogConfig {
+  /** null: no receiver (`off`). */
+  listen: string | null;
+  journalSocket: string;
+  /** Named on the command line: then it must start, or fleetd does not. */
+  asked: boolean;
+}
+
+export interface ServeConfig {
+  stateDir: string;
+  inventory: InventoryConfig;
+  http: HttpConfig;
+  /** null without --kubeconfig: fleetd attests and serves, and drives no run. */
+  reconcile: ReconcilerConfig | null;
+  install: InstallConfig;
+  syslog: SyslogConfig;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The config, or `help` when --help was asked for. */
+export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeConfig | 'help' {
+  const { values } = parseArgs({ args, options: parseArgsOptions(), strict: true });
+  const given = values as Partial<Record<ServeOptionName, string | boolean>>;
+  if (given.help) return 'help';
+  const str = (name: ServeOptionName): string | undefined => {
+    const v = given[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  /** Given, else its environment variable, else its default. */
+  const value = (name: ServeOptionName): string | undefined => {
+    const o = SERVE_OPTIONS.find((x) => x.name === name) as { env?: string; default?: string } | undefined;
+    return str(name) ?? (o?.env ? env[o.env] : undefined) ?? o?.default;
+  };
+  const seconds = (name: ServeOptionName): number => {
+    const n = Number(value(name));
+    if (!(n > 0)) throw new FleetError('usage', `--${name} must be a positive number of seconds`);
+    return n;
+  };
+
+  const stateDir = str('state');
+  if (!stateDir) throw new FleetError('usage', `--state is required\n${serveUsage()}`);
+  const cert = str('cert');
+  const key = str('key');
+  if (!cert !== !key) throw new FleetError('usage', '--cert and --key go together');
+  const logLevel = env.FLEET_LOG_LEVEL ?? 'warn';
+  if (!LOG_LEVELS.includes(logLevel)) throw new FleetError('usage', `FLEET_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (not ${logLevel})`);
+
+  const kubeconfig = str('kubeconfig');
+  let reconcile: ReconcilerConfig | null = null;
+  if (kubeconfig) {
+    const intervalS = seconds('reconcile-interval');
+    const leaseS = seconds('lease-duration');
+    // The holder renews the Lease once a pass: a Lease shorter than the interval lapses between passes.
+    if (leaseS <= intervalS)
+      throw new FleetError(
+        'usage',
+        `--lease-duration (${leaseS} s) must be longer than --reconcile-interval (${intervalS} s): the holder renews it once a pass`,
+      );
+    reconcile = { kubeconfig, namespace: value('namespace')!, intervalS, leaseS, hookosWaitS: seconds('hookos-wait') };
+  }
+
+  const syslogListen = value('syslog-listen') ?? DEFAULT_SYSLOG_LISTEN;
+  return {
+    stateDir,
+    inventory: inventoryConfig(str),
+    http: {
+      listen: parseListenAddress(value('listen') ?? DEFAULT_LISTEN),
+      tls: cert && key ? { certPath: cert, keyPath: key } : null,
+      metricsFrom: (str('metrics-from') ?? '')
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+      sessionTtlMs: seconds('session-ttl') * 1000,
+      logLevel,
+    },
+    reconcile,
+    install: {
+      autoProvision: given['auto-provision'] === true,
+      configTtlMs: seconds('config-ttl') * 1000,
+      classInputsDir: str('class-inputs'),
+      targetKubeconfig: str('target-kubeconfig'),
+      baseUrl: str('base-url'),
+      seedUrl: str('seed-url'),
+      configUrl: str('config-url'),
+    },
+    syslog: {
+      listen: syslogListen === 'off' ? null : syslogListen,
+      journalSocket: value('journal-socket')!,
+      asked: str('syslog-listen') !== undefined || str('journal-socket') !== undefined,
+    },
+  };
+}
+
+/** Exactly one inventory: the embedded nodes file, or NetBox with its token. */
+function inventoryConfig(str: (name: ServeOptionName) => string | undefined): InventoryConfig {
+  const nodes = str('nodes');
+  const url = str('netbox-url');
+  if (nodes && url) throw new FleetError('usage', 'name one inventory: --nodes or --netbox-url, not both');
+  if (nodes) return { kind: 'embedded', nodesFile: nodes, nodeNetwork: str('node-network') };
+  if (!url) throw new FleetError('usage', 'name an inventory: --nodes FILE, or --netbox-url URL with --netbox-token-file FILE');
+  const tokenFile = str('netbox-token-file');
+  if (!tokenFile) throw new FleetError('usage', '--netbox-url needs --netbox-token-file');
+  return { kind: 'netbox', url, tokenFile, bindingAuthor: str('binding-author'), classesFile: str('classes') };
+}
