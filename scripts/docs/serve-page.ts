@@ -6,7 +6,8 @@ export const servePage: DocPage = {
   path: 'docs/reference/serve.md',
   render() {
     const rows = SERVE_OPTIONS.map(
-      (o: ServeOption) => `| \`--${o.name}${o.value ? ` ${o.value}` : ''}\` | ${o.default === undefined ? '' : `\`${o.default}\``} | ${o.env ? `\`${o.env}\`` : ''} | ${cell(o.help)} |`,
+      (o: ServeOption) =>
+        `| \`--${o.name}${o.value ? ` ${o.value}` : ''}\` | ${o.default === undefined ? '' : `\`${o.default}\``} | ${o.env ? `\`${o.env}\`` : ''} | ${cell(o.help)} |`,
     );
     return [
       '<!-- Generated from verifier/config/serve-options.ts by npm run docs: edit the options, not this page. -->',
