@@ -80,7 +80,7 @@ export const suite: Suite = {
       const root = await fakeMachine(dir, ntp.port);
       const bare = join(dir, 'bare.mjs');
       await writeFile(bare, BARE);
-      const agent = (socket: string) => [bundle, '--root', root, '--tpm', `unix:${socket}`, '--console', '-', '--lldp-window', '30', '--tries', '1'];
+      const agent = (socket: string) => [bundle, 'edge', '--root', root, '--tpm', `unix:${socket}`, '--console', '-', '--lldp-window', '30', '--tries', '1'];
       // Interleaved, so a slow spell of the machine weighs on both alike.
       const times: number[] = [];
       const floor: number[] = [];

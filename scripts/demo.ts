@@ -249,6 +249,7 @@ async function main(): Promise<number> {
     const agent = () =>
       run(process.execPath, [
         'dist/agent.mjs',
+        'attest',
         '--url',
         v.url,
         '--ca',

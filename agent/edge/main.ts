@@ -5,7 +5,7 @@ import { captureLldpFrame } from '../lldp/capture.js';
 import { consoleSay } from './console.js';
 import { runEdge } from './run-edge.js';
 
-export const EDGE_USAGE = `usage: node agent.mjs [options]    (HookOS's tink-agent-autoid entrypoint)
+export const EDGE_USAGE = `usage: node agent.mjs edge [options]    (HookOS's tink-agent-autoid entrypoint)
 Reads fleet_attest_url, fleet_ntp_server, BOOTIF= / ip= and worker_id from /proc/cmdline.
 Options, for tests and debugging (defaults are the machine's):
   --root DIR          prefix of /proc, /sys and /worker (default /)

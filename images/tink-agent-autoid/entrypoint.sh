@@ -9,7 +9,7 @@
 #    A signed UKI's command line names no machine, so under Secure Boot this is the id (autoid).
 # FLEET_PROC_NET_ROUTE and FLEET_SYS_CLASS_NET point the tests at a fake /proc and /sys.
 
-node /opt/fleet/agent.mjs || echo "tink-agent-autoid: the agent ended with status $?; tink-agent starts anyway"
+node /opt/fleet/agent.mjs edge || echo "tink-agent-autoid: the agent ended with status $?; tink-agent starts anyway"
 
 if [ -z "$WORKER_ID" ]; then
   net=${FLEET_SYS_CLASS_NET:-/sys/class/net}

@@ -141,7 +141,7 @@ describe('the entrypoint', () => {
   it("runs the agent, then tink-agent under the default route NIC's MAC even when the agent failed", async () => {
     const r = await run({ FLEET_PROC_NET_ROUTE: join(dir, 'route'), WORKER_ID: '', ID: '' });
     expect(r.stdout.split('\n')).toEqual([
-      'agent: /opt/fleet/agent.mjs',
+      'agent: /opt/fleet/agent.mjs edge',
       'tink-agent-autoid: the agent ended with status 1; tink-agent starts anyway',
       "tink-agent-autoid: worker id 6c:4b:90:12:34:56, the MAC of eno1 (the default route's NIC)",
       'tink-agent: WORKER_ID=6c:4b:90:12:34:56 ID=6c:4b:90:12:34:56 args=--log-level 1',

@@ -97,6 +97,7 @@ async function fakeMachine(r: Rig, cmdline: string): Promise<string> {
 const agentArgs = (root: string, r: Rig, extra: string[] = []) => [
   process.execPath,
   agentBundle,
+  'edge',
   '--root',
   root,
   '--tpm',

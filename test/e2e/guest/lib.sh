@@ -60,7 +60,7 @@ docker_ready() {
 }
 
 agent() {
-  node /run/fleet/agent.mjs --root /run/edge --console - --lldp-window "$LLDP_WINDOW" --tries 3 --retry-delay 5
+  node /run/fleet/agent.mjs edge --root /run/edge --console - --lldp-window "$LLDP_WINDOW" --tries 3 --retry-delay 5
 }
 
 # wait_for_disks NAME...: USB enumerates seconds after the kernel starts (timeout 30 s)
