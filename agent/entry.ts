@@ -7,7 +7,8 @@ import { FleetError, errorMessage } from '../shared/errors.js';
 import { edgeMain } from './edge/main.js';
 import { main } from './main.js';
 
-const USAGE = 'usage: node agent.mjs edge [options]          the edge runtime (HookOS)\n       node agent.mjs attest --url URL [options] one attestation with explicit facts';
+const USAGE =
+  'usage: node agent.mjs edge [options]          the edge runtime (HookOS)\n       node agent.mjs attest --url URL [options] one attestation with explicit facts';
 
 const [command, ...args] = process.argv.slice(2);
 const edge = command === 'edge';
