@@ -10,10 +10,6 @@ export type Payload = (typeof PAYLOADS)[number];
 export const DISK_IMAGE_PAYLOADS = PAYLOADS.filter((p): p is Exclude<Payload, 'talos'> => p !== 'talos');
 export type DiskImagePayload = (typeof DISK_IMAGE_PAYLOADS)[number];
 
-export function isPayload(s: string): s is Payload {
-  return (PAYLOADS as readonly string[]).includes(s);
-}
-
 export function isDiskImagePayload(s: string): s is DiskImagePayload {
   return (DISK_IMAGE_PAYLOADS as readonly string[]).includes(s);
 }

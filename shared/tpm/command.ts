@@ -52,15 +52,6 @@ export function encodeCommand(c: Command): Uint8Array {
   return w.patchU32(2, w.length).finish();
 }
 
-/** Reads the response header: the tag, declared size and response code. */
-export function readHeader(bytes: Uint8Array): { tag: number; size: number; rc: number } {
-  const r = new ByteReader(bytes, 'tpm-malformed', 'TPM response');
-  const tag = r.u16('tag');
-  const size = r.u32('responseSize');
-  const rc = r.u32('responseCode');
-  return { tag, size, rc };
-}
-
 export interface Response {
   rc: number;
   handles: number[];

@@ -94,7 +94,7 @@ export function marshalPublic(p: TpmtPublic): Uint8Array {
 }
 
 /** Reads a TPMT_PUBLIC from `r`. Only RSA and ECC keys are accepted. */
-export function readPublic(r: ByteReader): TpmtPublic {
+function readPublic(r: ByteReader): TpmtPublic {
   const type = r.u16('public.type');
   const nameAlg = r.u16('public.nameAlg');
   const attributes = r.u32('public.objectAttributes');

@@ -23,7 +23,7 @@ const guid = (b: Buffer): string => {
 };
 
 /** Every live EFI global variable: name → data. */
-export function globalVariables(varsFile: string): Map<string, Buffer> {
+function globalVariables(varsFile: string): Map<string, Buffer> {
   const fv = readFileSync(varsFile);
   const out = new Map<string, Buffer>();
   // The store's header follows the firmware volume's (its length at offset 48); its variables follow the store header (28 bytes).

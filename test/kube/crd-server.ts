@@ -23,7 +23,7 @@ export const CRD_SERVER_DIR = join(tmpdir(), 'fleet-crd-apiserver');
 type Json = Record<string, unknown>;
 
 /** The binary, built when missing (about 2 minutes the first time on this machine). */
-export function crdServerBinary(): string {
+function crdServerBinary(): string {
   const r = spawnSync('sh', [join(TOOL, 'build.sh'), CRD_SERVER_DIR], { encoding: 'utf8', timeout: 900_000 });
   if (r.status !== 0) throw new Error(`building crd-apiserver failed (${r.status}):\n${r.stderr}\n${r.stdout}`);
   return r.stdout.trim().split('\n').at(-1)!;

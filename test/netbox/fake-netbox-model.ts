@@ -195,7 +195,7 @@ export class MicroClock {
 }
 
 /** `2025-04-29T15:44:47.597092Z` (Python's isoformat, `+00:00` → `Z`; no fraction when it is zero). */
-export function renderMicros(micros: number): string {
+function renderMicros(micros: number): string {
   const ms = Math.floor(micros / 1000);
   const frac = micros % 1_000_000;
   const base = new Date(ms).toISOString().slice(0, 19);

@@ -234,7 +234,7 @@ export function controllerPost(prev: WorkflowStatus): WorkflowStatus {
 }
 
 /** The agent's duration text: the two largest non-zero units, e.g. 1m30s, 2s500ms. */
-export function humanDuration(ms: number): string {
+function humanDuration(ms: number): string {
   const ns = BigInt(Math.round(ms * 1e6));
   const units: Array<[string, bigint]> = [
     ['h', 3_600_000_000_000n],

@@ -67,7 +67,7 @@ export interface Connection {
   endedCleanly?: boolean;
 }
 
-export async function readProcNetTcp(): Promise<string> {
+async function readProcNetTcp(): Promise<string> {
   const parts = await Promise.all(['/proc/net/tcp', '/proc/net/tcp6'].map((p) => readFile(p, 'utf8').catch(() => '')));
   return parts.join('\n');
 }

@@ -32,12 +32,10 @@ export const KINDS = {
 export type Kind = keyof typeof KINDS;
 
 /** Every object fleet creates carries this label; only objects with it are ever changed or deleted. */
-export const OWNER_LABEL = 'fleet.lolwtf.ca/owner';
-export const OWNER = 'fleetd';
+const OWNER_LABEL = 'fleet.lolwtf.ca/owner';
+const OWNER = 'fleetd';
 /** The device an object belongs to. */
 export const DEVICE_LABEL = 'fleet.lolwtf.ca/device';
-
-export const ownerSelector = `${OWNER_LABEL}=${OWNER}`;
 
 export function isOwned(o: KubeObject): boolean {
   return o.metadata.labels?.[OWNER_LABEL] === OWNER;

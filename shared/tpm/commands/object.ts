@@ -1,7 +1,7 @@
 import { ByteWriter } from '../../bytes/writer.js';
 import type { Tpm } from '../client.js';
 import type { Auth } from '../command.js';
-import { TPM_CC, TPM_RH } from '../constants.js';
+import { TPM_CC } from '../constants.js';
 import { readPublic2b, writePublic, type TpmtPublic } from '../public.js';
 
 /** A key the TPM holds, with the exact public area it reported and its Name. */
@@ -93,15 +93,4 @@ export async function readPublicArea(tpm: Tpm, handle: number): Promise<LoadedKe
 /** TPM2_FlushContext: frees a transient object or a session. */
 export async function flushContext(tpm: Tpm, handle: number): Promise<void> {
   await tpm.run({ name: 'FlushContext', cc: TPM_CC.FlushContext, params: new ByteWriter(4).u32(handle).finish() });
-}
-
-/** TPM2_EvictControl by the owner: persists `object` at `persistentHandle` (or removes a persistent one). */
-export async function evictControl(tpm: Tpm, object: number, persistentHandle: number): Promise<void> {
-  await tpm.run({
-    name: 'EvictControl',
-    cc: TPM_CC.EvictControl,
-    handles: [TPM_RH.OWNER, object],
-    auths: [{ kind: 'password' }],
-    params: new ByteWriter(4).u32(persistentHandle).finish(),
-  });
 }
