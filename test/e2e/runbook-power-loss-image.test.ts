@@ -84,7 +84,7 @@ describe.skipIf(run.skip !== null)("power losses during a disk image's run", () 
     // image-to-disk in a boot that did not wipe, which refuses; the disk is as the lost boot left it.
     await lab.machine.powerOn();
     expect(boot(1).kind).toBe('hookos');
-    const failed = await lab.ended(NODE, first.metadata.name, 300_000);
+    const failed = await lab.ended(NODE, first.metadata.name, 600_000);
     expect(failed.status?.state).toBe('FAILED');
     expect(m.out(boot(1).number, 'image-to-disk.state')).toBe('failure\n');
     expect(m.out(boot(1).number, 'image-to-disk.out')).toContain(
@@ -130,7 +130,7 @@ describe.skipIf(run.skip !== null)("power losses during a disk image's run", () 
     );
     if (boot(3).kind === 'hookos') {
       // The runbook's row for a run resumed in a new boot after wipe-disk: refused, nothing changed.
-      const ended = await lab.ended(NODE, second.metadata.name, 300_000);
+      const ended = await lab.ended(NODE, second.metadata.name, 600_000);
       expect(ended.status?.state).toBe('FAILED');
       expect(m.out(boot(3).number, 'next-boot.out')).toContain(
         'next-boot: this run resumed in a new boot after wipe-disk; no boot entry changed; set desired_action to provision',
