@@ -16,6 +16,7 @@ import { isFinished, objectsOf, viewWorkflow, type WorkflowView } from './workfl
 import type { InstallCodeRecord } from '../state/local-store.js';
 import { checkCabling } from '../attest/cabling.js';
 import { lacksLine, missingFields, type Lack } from './run-needs.js';
+import { AFTER_FAILURE, HOW, LINES, readHookosJournal, type JournalLine } from './lines.js';
 import { isWaitOf, noteKey, type Note } from './notes.js';
 
 export interface ReconcileConfig {
@@ -74,12 +75,7 @@ export interface Plan {
 
 /** How a run's machine reaches HookOS: it already waits there, Rufio power-cycles it, or a person does. */
 const BOOT_LABEL = 'fleet.lolwtf.ca/boot';
-type Boot = 'hookos' | 'bmc' | 'manual';
-const HOW: Record<Boot, string> = {
-  hookos: ', with the note that the machine attested from HookOS',
-  bmc: '; Rufio power-cycles it into a one-time PXE boot',
-  manual: '; it has no BMC fleetd drives: power it on by hand so that it netboots',
-};
+type Boot = keyof typeof HOW;
 const LATE_ACTIONS = new Set(['install', 'next-boot', 'reboot']);
 
 const byName = (objs: KubeObject[]) => new Map(objs.map((o) => [o.metadata.name, o]));
@@ -135,13 +131,13 @@ interface Ctx {
 
 /** A run's start is journaled once, whichever pass (the one that started it, or a restart's adopting it) says it. */
 function started(ctx: Ctx, device: Device, run: string, boot: string | undefined): void {
-  journal(ctx, device, 'info', `${device.hostname}: started Workflow ${run}${HOW[boot as Boot] ?? ''}`, { run, event: 'started' });
+  journal(ctx, device, LINES.started(device.hostname, run, HOW[boot as Boot] ?? ''), { run, event: 'started' });
 }
 
-function journal(ctx: Ctx, device: Device, kind: JournalKind, message: string, note?: Note): void {
+function journal(ctx: Ctx, device: Device, line: JournalLine, note?: Note): void {
   const key = note && noteKey(note);
   if (key && ctx.world.noted.has(key)) return;
-  ctx.steps.push({ to: 'inventory', op: 'journal', device, kind, message, ...(key ? { note: key } : {}) });
+  ctx.steps.push({ to: 'inventory', op: 'journal', device, kind: line.kind, message: line.message, ...(key ? { note: key } : {}) });
 }
 
 function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
@@ -158,13 +154,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
         // Tinkerbell sets no deadline before the first action: without this the run would wait forever.
         ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Workflow', name: run.name });
         if (ctx.jobs.has(run.name) && isOwned(ctx.jobs.get(run.name)!)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Job', name: run.name });
-        journal(
-          { ...ctx, steps: after },
-          device,
-          'warning',
-          `${host}: Workflow ${run.name} never reported its first action within its global timeout (${limit / 1000} s); fleetd deleted it, and no later boot resumes it. The disk may be partly wiped or may still hold the old install; set desired_action to provision`,
-          { run: run.name, event: 'abandoned' },
-        );
+        journal({ ...ctx, steps: after }, device, LINES.abandoned(host, run.name, String(limit / 1000)), { run: run.name, event: 'abandoned' });
         continue;
       }
       live.push(run);
@@ -179,7 +169,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   if (device.desiredAction) {
     if (current && current.run.kind !== device.desiredAction) {
       // Another kind of run is under way: the new request waits for it to end, it is not dropped.
-      journal({ ...ctx, steps: after }, device, 'info', `${host}: desired_action ${device.desiredAction} waits for Workflow ${current.run.name} to end`, {
+      journal({ ...ctx, steps: after }, device, LINES.waitsForRun(host, device.desiredAction, current.run.name), {
         host,
         event: 'waits',
         detail: `run:${current.run.name}`,
@@ -213,7 +203,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
   else if (ctx.machines.has(host) && isOwned(ctx.machines.get(host)!)) ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Machine', name: host });
   ctx.steps.push(...runWrites);
   if (device.bmcType && device.bmcType !== 'amt')
-    journal({ ...ctx, steps: after }, device, 'warning', `${host}: bmc_type ${device.bmcType} is not one fleetd drives (amt); no Machine`, {
+    journal({ ...ctx, steps: after }, device, LINES.bmcNotDriven(host, device.bmcType), {
       host,
       event: 'bmc',
       detail: device.bmcType,
@@ -226,13 +216,11 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
     else {
       const failed = jobFailure(job);
       if (failed !== null) {
-        journal(
-          { ...ctx, steps: after },
-          device,
-          'warning',
-          `${host}: Rufio's Job ${current.run.name} failed to power the machine (${failed || 'no message'}): AMT does not answer at ${(machine.spec!.connection as { host: string }).host}. Set AMT's address, or power the machine on by hand`,
-          { run: current.run.name, event: 'job-failed' },
-        );
+        const address = (machine.spec!.connection as { host: string }).host;
+        journal({ ...ctx, steps: after }, device, LINES.jobFailed(host, current.run.name, failed || 'no message', address), {
+          run: current.run.name,
+          event: 'job-failed',
+        });
       }
     }
   }
@@ -316,7 +304,7 @@ function startRun(
   const why = blockers(ctx, device, kind, cls, wf.spec!.hardwareMap as Record<string, string>);
   if (why.lacks.length || why.cabling) {
     const message = why.lacks.length ? lacksLine(host, why.lacks) : why.cabling!;
-    journal({ ...ctx, steps: after }, device, 'warning', message, { host, event: 'waits', detail: `${kind}:${message}` });
+    journal({ ...ctx, steps: after }, device, { kind: 'warning', message }, { host, event: 'waits', detail: `${kind}:${message}` });
     return undefined;
   }
   const code = world.codes.get(device.id);
@@ -358,63 +346,38 @@ function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
     !ctx.world.noted.has(noteKey({ run: run.name, event: 'hookos-after' }))
   ) {
     // The install succeeded, yet the machine netbooted HookOS again instead of its disk (PXE first in its boot order).
-    journal(
-      ctx,
-      device,
-      'warning',
-      `${host}: the node booted HookOS and attested after Workflow ${run.name} succeeded, instead of booting its disk; its config stays unread. Fix its boot order so the disk comes before PXE, then set desired_action to provision`,
-      { run: run.name, event: 'hookos-after' },
-    );
+    journal(ctx, device, LINES.hookosAfterSuccess(host, run.name), { run: run.name, event: 'hookos-after' });
     ctx.steps.push({ to: 'metric', op: 'bootedHookOSAfterInstall', node: host });
   }
   const note: Note = { run: run.name, event: 'ended' };
   if (ctx.world.noted.has(noteKey(note))) return;
   if (run.state === 'success') {
-    if (run.kind !== 'retire') return journal(ctx, device, 'success', `${host}: Workflow ${run.name} succeeded`, note);
+    if (run.kind !== 'retire') return journal(ctx, device, LINES.succeeded(host, run.name), note);
     // The agent holds no credential: only the BMC's word that the machine is off confirms the retirement.
     const reported = (ctx.machines.get(host)?.status as { powerState?: unknown } | undefined)?.powerState;
     const power = typeof reported === 'string' ? reported : undefined;
     if (power === 'off') {
-      journal(ctx, device, 'success', `${host} is retired: Workflow ${run.name} wiped its disk, and its BMC reports it off`, note);
+      journal(ctx, device, LINES.retired(host, run.name), note);
       ctx.steps.push({ to: 'inventory', op: 'setStatus', device, status: 'offline' });
       return;
     }
     if (ctx.world.now - (run.endedAt ?? run.created) < ctx.cfg.corroborationS * 1000) return; // the BMC may not have caught up yet
-    return journal(
-      ctx,
-      device,
-      'danger',
-      `${host}: Workflow ${run.name} reported success, but its BMC reports power ${power ?? 'unknown'}: the disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`,
-      note,
-    );
+    return journal(ctx, device, LINES.retirementContradicted(host, run.name, power ?? 'unknown'), note);
   }
   const state = run.state.toUpperCase();
   if (run.state === 'timeout' && run.current && LATE_ACTIONS.has(run.current) && device.status === 'active') {
-    return journal(
-      ctx,
-      device,
-      'info',
-      `${host}: Workflow ${run.name} passed its global timeout while ${run.current} was current; the node is active, so it has its install`,
-      note,
-    );
+    return journal(ctx, device, LINES.timedOutInstalled(host, run.name, run.current), note);
   }
   const at = run.actions.find((a) => a.name === run.current);
   const address = device.address ? splitCidr(device.address)?.ip : undefined;
-  const read = address ? `; read journalctl -t hookos HOOKOS_HOST=${address} on spore for the action's last lines` : '';
-  const msg =
+  const read = address ? readHookosJournal(address) : '';
+  const now = AFTER_FAILURE[run.kind === 'retire' ? 'retire' : 'provision'];
+  const line =
     run.renderError !== null
-      ? `${host}: Tinkerbell could not render the Template of Workflow ${run.name} (${run.renderError}), so no action ran`
-      : `${host}: Workflow ${run.name} ended ${state} at ${run.current ?? 'its first action'} (${at?.message || 'no message'})${read}`;
-  if (run.kind === 'retire') {
-    return journal(
-      ctx,
-      device,
-      'danger',
-      `${msg}. The disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning`,
-      note,
-    );
-  }
-  journal(ctx, device, 'warning', `${msg}. Fix the cause, then set desired_action to provision`, note);
+      ? LINES.renderFailed(host, run.name, run.renderError, now)
+      : LINES.ended(host, run.name, state, run.current ?? 'its first action', at?.message || 'no message', read, now);
+  // A retirement that did not finish may have left the disk unwiped: danger, not a warning.
+  journal(ctx, device, run.kind === 'retire' ? { ...line, kind: 'danger' } : line, note);
 }
 
 /** Creates the object when absent, patches fleet's fields when they differ, leaves others' objects alone. */
@@ -422,13 +385,11 @@ function converge(ctx: Ctx, device: Device, kind: 'Hardware' | 'Machine', desire
   const actual = (kind === 'Hardware' ? ctx.hardware : ctx.machines).get(desired.metadata.name);
   if (!actual) return void ctx.steps.push({ to: 'kube', op: 'create', kind, object: desired });
   if (!isOwned(actual)) {
-    return journal(
-      { ...ctx, steps: after },
-      device,
-      'warning',
-      `${device.hostname}: a ${kind} ${desired.metadata.name} that fleetd does not own exists; fleetd leaves it alone`,
-      { host: device.hostname, event: 'foreign', detail: kind },
-    );
+    return journal({ ...ctx, steps: after }, device, LINES.foreignObject(device.hostname, kind, desired.metadata.name), {
+      host: device.hostname,
+      event: 'foreign',
+      detail: kind,
+    });
   }
   if (holds(actual.spec, desired.spec) && holds(actual.metadata.labels, desired.metadata.labels)) return;
   ctx.steps.push({
