@@ -1,7 +1,7 @@
 import { errorsPage } from './errors-page.js';
 import type { DocPage } from './page.js';
-import { reconcilerLinesPage } from './reconciler-lines-page.js';
+import { journalLinesPage } from './journal-lines-page.js';
 import { servePage } from './serve-page.js';
 
 /** Every page npm run docs writes. */
-export const PAGES: readonly DocPage[] = [errorsPage, servePage, reconcilerLinesPage];
+export const PAGES: readonly DocPage[] = [errorsPage, servePage, journalLinesPage];

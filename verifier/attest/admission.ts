@@ -6,6 +6,7 @@ import { checkCabling, type SeenPort } from './cabling.js';
 import type { RunKind } from '../reconcile/desired.js';
 import type { OpenRun } from '../reconcile/open-run.js';
 import { lacksLine, missingFields } from '../reconcile/run-needs.js';
+import { ATTEST_LINES } from './lines.js';
 import { decide } from './policy.js';
 
 export interface AdmissionInput {
@@ -114,13 +115,7 @@ export function admit(input: AdmissionInput): Admission {
       reason: why,
       writes: [
         { to: 'inventory', op: 'recordVerdict', device, verdict: 'ek-binding-unauthored' },
-        {
-          to: 'inventory',
-          op: 'journal',
-          device,
-          kind: 'danger',
-          message: `${device.hostname} was refused: ${why}. Restore the binding from git and apply it again`,
-        },
+        { to: 'inventory', op: 'journal', device, ...ATTEST_LINES.unauthored(device.hostname, why) },
       ],
       provision: { issue: false, reason: 'ek-binding-unauthored' },
     };
@@ -136,13 +131,7 @@ export function admit(input: AdmissionInput): Admission {
   const writes: AdmissionWrite[] = [
     { to: 'inventory', op: 'recordAttested', device, facts },
     { to: 'store', op: 'dropClaim', serial: device.serial },
-    {
-      to: 'inventory',
-      op: 'journal',
-      device,
-      kind: 'success',
-      message: `${device.hostname} attested from HookOS: its TPM proved every EK its entry approves (MAC ${boot.mac}, switch port ${input.seen.port ?? 'none'})`,
-    },
+    { to: 'inventory', op: 'journal', device, ...ATTEST_LINES.attested(device.hostname, boot.mac, input.seen.port ?? 'none') },
   ];
   return { verdict: 'attested', reason: d.message, writes, provision: provisionFor(input, device, writes) };
 }
@@ -170,26 +159,20 @@ function provisionFor(input: AdmissionInput, device: Device, writes: AdmissionWr
   }
   const missing = missingFields(device, kind);
   if (missing.length) {
-    writes.push({ to: 'inventory', op: 'journal', device, kind: 'warning', message: lacksLine(device.hostname, missing) });
+    writes.push({ to: 'inventory', op: 'journal', device, ...lacksLine(device.hostname, missing) });
     return { issue: false, reason: `no provision: the device lacks ${missing.join(', ')}` };
   }
   const cabling = checkCabling(device.hostname, device.switchPort!, input.seen);
   if (!cabling.ok) {
-    writes.push({ to: 'inventory', op: 'journal', device, kind: 'warning', message: cabling.journal });
-    return { issue: false, reason: `no provision: ${cabling.journal}` };
+    writes.push({ to: 'inventory', op: 'journal', device, ...cabling.journal });
+    return { issue: false, reason: `no provision: ${cabling.journal.message}` };
   }
   // An intake's run is asked for once its code is issued: the pass that starts the run takes that code.
   const onIssue: AdmissionWrite[] = run
     ? []
     : [
         ...(device.desiredAction !== 'provision' ? [{ to: 'inventory', op: 'setDesiredAction', device, action: 'provision' } as const] : []),
-        {
-          to: 'inventory',
-          op: 'journal',
-          device,
-          kind: 'info',
-          message: `${device.hostname} is a planned worker that attested from HookOS: its provision starts`,
-        },
+        { to: 'inventory', op: 'journal', device, ...ATTEST_LINES.intake(device.hostname) },
       ];
   return { issue: true, run: run?.name ?? null, kind, intake: !run, onIssue };
 }

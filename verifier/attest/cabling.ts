@@ -1,7 +1,10 @@
+import type { JournalLine } from '../journal-line.js';
+import { ATTEST_LINES } from './lines.js';
+
 /** The switch port an LLDP frame names, or why none is known. */
 export type SeenPort = { port: string /** every name the frame gives the port (Port ID, Port Description) */; names: string[] } | { port: null; why: string };
 
-export type Cabling = { ok: true } | { ok: false; journal: string };
+export type Cabling = { ok: true } | { ok: false; journal: JournalLine };
 
 const norm = (s: string) => s.trim().toLowerCase();
 
@@ -11,7 +14,7 @@ const norm = (s: string) => s.trim().toLowerCase();
  * case and surrounding space: no guessing from numbers, since a wrong guess provisions the wrong port.
  */
 export function checkCabling(hostname: string, expected: string, seen: SeenPort): Cabling {
-  if (seen.port === null) return { ok: false, journal: `${hostname} attested no switch port: ${seen.why}` };
+  if (seen.port === null) return { ok: false, journal: ATTEST_LINES.noSwitchPort(hostname, seen.why) };
   if (seen.names.some((n) => norm(n) === norm(expected))) return { ok: true };
-  return { ok: false, journal: `${hostname} attested on port ${seen.port}, expected ${expected}` };
+  return { ok: false, journal: ATTEST_LINES.otherPort(hostname, seen.port, expected) };
 }

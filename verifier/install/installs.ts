@@ -1,3 +1,5 @@
+import type { JournalLine } from '../journal-line.js';
+import { INSTALL_LINES } from './lines.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { Audit } from '../audit.js';
 import type { Device } from '../inventory/device.js';
@@ -208,12 +210,11 @@ export class Installs {
       // missing config, since the node boots its install and asks in vain.
       if (record.servedAt && device?.status !== 'planned') {
         metrics.configRefetched.labels(record.hostname).inc();
-        if (device)
-          await this.journalOnce(device, sha256, 'refetched', `the node asked again for the ${what} fleetd served it (at ${record.servedAt}, from ${peer})`);
+        if (device) await this.journalOnce(device, sha256, 'refetched', INSTALL_LINES.refetched(what, record.servedAt, peer));
         return { status: 404, reason: 'served' };
       }
       metrics.configMissing.labels(record.hostname).inc();
-      if (device) await this.journalOnce(device, sha256, 'missing', `the node asked for its ${what}, and fleetd holds none for it (from ${peer})`);
+      if (device) await this.journalOnce(device, sha256, 'missing', INSTALL_LINES.missing(what, peer));
       return { status: 404, reason: held === 'expired' ? 'expired' : 'none' };
     }
     let device: Device | null;
@@ -225,23 +226,12 @@ export class Installs {
       return { status: 503, reason: 'the inventory does not answer' };
     }
     if (device?.status !== 'planned') {
-      if (device)
-        await this.journalOnce(
-          device,
-          sha256,
-          `status-${device.status}`,
-          `the node asked for its ${what} while the device is ${device.status}; fleetd serves it only to a planned device`,
-        );
+      if (device) await this.journalOnce(device, sha256, `status-${device.status}`, INSTALL_LINES.notPlanned(what, device.status));
       return { status: 404, reason: 'not planned' };
     }
     if (held.inFlight) return { status: 503, reason: `a fetch of this ${what} is being answered` };
     if (held.unacknowledgedTo !== null && held.unacknowledgedTo !== peer) {
-      await this.journalOnce(
-        device,
-        sha256,
-        `elsewhere:${peer}`,
-        `the node asked for its ${what} from ${peer}, but fleetd answered it to ${held.unacknowledgedTo}, which did not acknowledge all of it; it stays for one more fetch from there alone`,
-      );
+      await this.journalOnce(device, sha256, `elsewhere:${peer}`, INSTALL_LINES.askedElsewhere(what, peer, held.unacknowledgedTo));
       return { status: 404, reason: 'answered elsewhere' };
     }
     held.inFlight = true;
@@ -272,10 +262,8 @@ export class Installs {
         live.inFlight = false;
         live.unacknowledgedTo = peer;
       }
-      const message = again
-        ? `fleetd sent the ${NOUN[kind]} to ${peer} again, and again the peer did not acknowledge all of it; fleetd answers no ${kind} a third time. Set desired_action to provision`
-        : `fleetd sent the ${NOUN[kind]} to ${peer}, but the peer did not acknowledge all of it; the ${kind} stays for one more fetch, from ${peer}`;
-      if (device) await this.o.inventory.journal(device, 'warning', message).catch(() => undefined);
+      const said = (again ? INSTALL_LINES.unacknowledgedAgain : INSTALL_LINES.unacknowledged)(NOUN[kind], peer, kind);
+      if (device) await this.o.inventory.journal(device, said.kind, said.message).catch(() => undefined);
       return false;
     }
     configs.drop(sha256);
@@ -283,9 +271,8 @@ export class Installs {
     metrics.configsServed.inc();
     metrics.configsWaiting.set(configs.waiting());
     if (device) {
-      await this.o.inventory
-        .journal(device, 'success', `fleetd served the ${kind} of ${record?.run ?? device.lastRun ?? 'its run'} to ${peer}`)
-        .catch(() => undefined);
+      const said = INSTALL_LINES.served(kind, record?.run ?? device.lastRun ?? 'its run', peer);
+      await this.o.inventory.journal(device, said.kind, said.message).catch(() => undefined);
       try {
         await this.o.inventory.setStatus(device, 'active');
       } catch (err) {
@@ -303,10 +290,10 @@ export class Installs {
 
   /** A node that keeps asking writes each line once per code (by the code's hash), not once per try. */
   private readonly journaled = new Set<string>();
-  private async journalOnce(device: Device, sha256: string, what: string, message: string): Promise<void> {
+  private async journalOnce(device: Device, sha256: string, what: string, said: JournalLine): Promise<void> {
     const key = `${sha256}:${what}`;
     if (this.journaled.has(key)) return;
     this.journaled.add(key);
-    await this.o.inventory.journal(device, 'warning', message).catch(() => undefined);
+    await this.o.inventory.journal(device, said.kind, said.message).catch(() => undefined);
   }
 }

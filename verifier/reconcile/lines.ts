@@ -1,26 +1,8 @@
 /**
- * Every line the reconciler journals on a device, each defined once: its kind, the event that
- * makes it, and its words. plan.ts says them through these constructors; docs/reference/
- * reconciler-lines.md is rendered from them (npm run docs), each with its arguments' names in
- * their place. Code never reads a line back: what was said is kept as a note (notes.ts).
+ * Every line the reconciler journals on a device (journal-line.ts). plan.ts says them through
+ * these; what was said is kept as a note (notes.ts), so each is said once per event.
  */
-import type { JournalKind } from '../inventory/device.js';
-
-export interface JournalLine {
-  kind: JournalKind;
-  message: string;
-}
-
-interface LineDef<A extends string[]> {
-  kind: JournalKind;
-  /** When it is said, for the reference page. */
-  when: string;
-  /** Its arguments' names, in order, as the reference page shows them. */
-  args: { [K in keyof A]: string };
-  text: (...a: A) => string;
-}
-
-const def = <A extends string[]>(d: LineDef<A>) => Object.assign((...a: A): JournalLine => ({ kind: d.kind, message: d.text(...a) }), { def: d });
+import { line as def } from '../journal-line.js';
 
 /** How a run reaches its machine, as the start line says it. */
 export const HOW = {
@@ -30,6 +12,18 @@ export const HOW = {
 } as const;
 
 export const LINES = {
+  lacks: def({
+    kind: 'warning',
+    when: "a run is wanted but could not finish, or reach its machine: it waits, and nothing is created or wiped. What it may lack: a MAC (it has not attested), install_disk, install_disk_serial, switch_port, class, the class's definition, the Template in Tinkerbell, a config URL (fleet serve --config-url), a seed URL (--seed-url), its class inputs (why), a quotable parameter (one holding a double quote, a backslash or a control character, which the Template's quotes cannot hold)",
+    args: ['node', 'what it lacks', 'what the run waits for'],
+    text: (node, lacks, waits) => `${node} lacks ${lacks}; the run waits for ${waits}`,
+  }),
+  noRecordedPort: def({
+    kind: 'warning',
+    when: "a run is wanted, and the device's last attestation recorded no switch port: it waits",
+    args: ['node'],
+    text: (node) => `${node} recorded no attested switch port: its last attestation came with no LLDP frame`,
+  }),
   started: def({
     kind: 'info',
     when: 'a run started, or a restart adopted one it had not said',

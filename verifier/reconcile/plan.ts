@@ -16,7 +16,8 @@ import { isFinished, objectsOf, viewWorkflow, type WorkflowView } from './workfl
 import type { InstallCodeRecord } from '../state/local-store.js';
 import { checkCabling } from '../attest/cabling.js';
 import { lacksLine, missingFields, type Lack } from './run-needs.js';
-import { AFTER_FAILURE, HOW, LINES, readHookosJournal, type JournalLine } from './lines.js';
+import type { JournalLine } from '../journal-line.js';
+import { AFTER_FAILURE, HOW, LINES, readHookosJournal } from './lines.js';
 import { isWaitOf, noteKey, type Note } from './notes.js';
 
 export interface ReconcileConfig {
@@ -254,7 +255,7 @@ function blockers(
   kind: RunKind,
   cls: NodeClass | undefined,
   parameters: Readonly<Record<string, string>>,
-): { lacks: Lack[]; cabling?: string } {
+): { lacks: Lack[]; cabling?: JournalLine } {
   const { world, cfg } = ctx;
   const lacks: Lack[] = missingFields(device, kind);
   if (!device.mac) lacks.unshift('a MAC (it has not attested)');
@@ -277,7 +278,7 @@ function blockers(
   if (unquotable.length) return { lacks: unquotable };
   // The port the machine last attested from: a run must not power-cycle and wipe a machine cabled elsewhere.
   const seen = device.attested?.switchPort;
-  if (!seen) return { lacks, cabling: `${device.hostname} recorded no attested switch port: its last attestation came with no LLDP frame` };
+  if (!seen) return { lacks, cabling: LINES.noRecordedPort(device.hostname) };
   const cabling = checkCabling(device.hostname, device.switchPort, { port: seen, names: [seen] });
   return cabling.ok ? { lacks } : { lacks, cabling: cabling.journal };
 }
@@ -303,8 +304,8 @@ function startRun(
   const wf = desiredWorkflow(device, cls, kind, Math.floor(world.now / 1000), cfg.namespace, { seedUrl: cfg.seedUrl, configUrl: cfg.configUrl });
   const why = blockers(ctx, device, kind, cls, wf.spec!.hardwareMap as Record<string, string>);
   if (why.lacks.length || why.cabling) {
-    const message = why.lacks.length ? lacksLine(host, why.lacks) : why.cabling!;
-    journal({ ...ctx, steps: after }, device, { kind: 'warning', message }, { host, event: 'waits', detail: `${kind}:${message}` });
+    const said = why.lacks.length ? lacksLine(host, why.lacks) : why.cabling!;
+    journal({ ...ctx, steps: after }, device, said, { host, event: 'waits', detail: `${kind}:${said.message}` });
     return undefined;
   }
   const code = world.codes.get(device.id);

@@ -1,5 +1,7 @@
 import type { Device } from '../inventory/device.js';
+import type { JournalLine } from '../journal-line.js';
 import type { RunKind } from './desired.js';
+import { LINES } from './lines.js';
 
 /** The declared fields a run of this kind needs (a provision also its class), by their field names. */
 export function missingFields(device: Device, kind: RunKind): string[] {
@@ -18,7 +20,7 @@ export type Lack = string | { name: string; detail: string };
 const nameOf = (l: Lack) => (typeof l === 'string' ? l : l.name);
 
 /** The runbook's journal line for a run that cannot start: `<node> lacks …; the run waits for …`. */
-export function lacksLine(hostname: string, missing: readonly Lack[]): string {
+export function lacksLine(hostname: string, missing: readonly Lack[]): JournalLine {
   const list = missing.map((l) => (typeof l === 'string' ? l : `${l.name} (${l.detail})`));
-  return `${hostname} lacks ${list.join(', ')}; the run waits for ${missing.map(nameOf).join(' and ')}`;
+  return LINES.lacks(hostname, list.join(', '), missing.map(nameOf).join(' and '));
 }

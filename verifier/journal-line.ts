@@ -1,0 +1,26 @@
+/**
+ * A line fleetd journals on a device, defined once where it is said (reconcile/lines.ts,
+ * attest/lines.ts, install/lines.ts): its kind, when it is said, and its words as a typed
+ * constructor. docs/reference/journal-lines.md is rendered from the definitions (npm run docs),
+ * each with its arguments' names in their place. Code never reads a line back.
+ */
+import type { JournalKind } from './inventory/device.js';
+
+export interface JournalLine {
+  kind: JournalKind;
+  message: string;
+}
+
+export interface LineDef<A extends string[]> {
+  kind: JournalKind;
+  /** When it is said, for the reference page. */
+  when: string;
+  /** Its arguments' names, in order, as the reference page shows them. */
+  args: { [K in keyof A]: string };
+  text: (...a: A) => string;
+}
+
+export type LineMaker<A extends string[]> = ((...a: A) => JournalLine) & { def: LineDef<A> };
+
+export const line = <A extends string[]>(d: LineDef<A>): LineMaker<A> =>
+  Object.assign((...a: A): JournalLine => ({ kind: d.kind, message: d.text(...a) }), { def: d });
