@@ -1,3 +1,4 @@
+import { INVENTORY_LINES } from '../../verifier/inventory/lines.js';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { FleetError } from '../../shared/errors.js';
@@ -28,10 +29,11 @@ export async function run(args: string[]): Promise<number> {
     const device = await inv.deviceByName(host);
     if (!device) throw new FleetError('not-found', `no node ${host} in ${o.nodes}`);
     if (sub === 'action') {
-      const action = positionals[1];
-      if (action !== 'none' && !(DESIRED_ACTIONS as readonly string[]).includes(action ?? '')) throw new FleetError('usage', USAGE);
+      const action = positionals[1] ?? '';
+      if (action !== 'none' && !(DESIRED_ACTIONS as readonly string[]).includes(action)) throw new FleetError('usage', USAGE);
       await inv.setDesiredAction(device, action === 'none' ? null : (action as DesiredAction));
-      await inv.journal(device, 'info', `desired_action set to ${action} by fleet inventory action`);
+      const said = INVENTORY_LINES.desiredActionSet(action);
+      await inv.journal(device, said.kind, said.message);
       console.log(`${host}: desired_action ${action}`);
       return 0;
     }

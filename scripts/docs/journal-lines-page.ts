@@ -1,5 +1,6 @@
 import { ATTEST_LINES } from '../../verifier/attest/lines.js';
 import { INSTALL_LINES } from '../../verifier/install/lines.js';
+import { INVENTORY_LINES } from '../../verifier/inventory/lines.js';
 import type { LineMaker } from '../../verifier/journal-line.js';
 import { AFTER_FAILURE, HOW, LINES, readHookosJournal } from '../../verifier/reconcile/lines.js';
 import { cell, type DocPage } from './page.js';
@@ -42,6 +43,10 @@ export const journalLinesPage: DocPage = {
       '## Config and seed fetches (`verifier/install/lines.ts`)',
       '',
       ...table(INSTALL_LINES as unknown as Record<string, LineMaker<string[]>>),
+      '',
+      '## The inventory (`verifier/inventory/lines.ts`)',
+      '',
+      ...table(INVENTORY_LINES as unknown as Record<string, LineMaker<string[]>>),
       '',
     ].join('\n');
   },

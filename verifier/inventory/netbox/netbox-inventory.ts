@@ -1,3 +1,4 @@
+import { INVENTORY_LINES } from '../lines.js';
 import { FleetError } from '../../../shared/errors.js';
 import type { Verdict } from '../../../shared/wire/verdicts.js';
 import type { NetBoxClient } from '../../netbox/client.js';
@@ -189,11 +190,8 @@ export class NetBoxInventory implements Inventory {
       (m) => !(m.assigned_object_type === 'dcim.interface' && m.assigned_object_id === iface.id) && m.assigned_object_id !== null,
     );
     if (elsewhere) {
-      await this.journal(
-        device,
-        'warning',
-        `the attested MAC ${mac} is assigned to ${elsewhere.assigned_object?.display ?? 'another object'} in NetBox; fleet left it there`,
-      );
+      const said = INVENTORY_LINES.macElsewhere(mac, elsewhere.assigned_object?.display ?? 'another object');
+      await this.journal(device, said.kind, said.message);
       return;
     }
     const own = existing.find((m) => m.assigned_object_id === iface.id);
