@@ -1,3 +1,4 @@
+import { labelsFor } from '../labels.js';
 import { randomInt } from 'node:crypto';
 
 /** A Kubernetes bootstrap token: `<id>.<secret>`, [a-z0-9]{6} and [a-z0-9]{16}. */
@@ -39,7 +40,7 @@ export function bootstrapTokenSecret(
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name: `bootstrap-token-${t.id}`, namespace: 'kube-system', labels: { 'fleet.lolwtf.ca/owner': 'fleetd', 'fleet.lolwtf.ca/device': node } },
+    metadata: { name: `bootstrap-token-${t.id}`, namespace: 'kube-system', labels: labelsFor(node) },
     type: 'bootstrap.kubernetes.io/token',
     stringData: {
       'token-id': t.id,

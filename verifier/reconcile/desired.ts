@@ -1,6 +1,7 @@
 import type { Device } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
-import { KINDS, labelsFor, type KubeObject } from './objects.js';
+import { LABELS, labelsFor } from '../labels.js';
+import { KINDS, type KubeObject } from './objects.js';
 
 const apiVersion = (k: keyof typeof KINDS) => `${KINDS[k].group}/${KINDS[k].version}`;
 
@@ -129,7 +130,7 @@ export function desiredWorkflow(
   return {
     apiVersion: apiVersion('Workflow'),
     kind: 'Workflow',
-    metadata: { name, namespace, labels: { ...labelsFor(device.hostname), 'fleet.lolwtf.ca/run': kind } },
+    metadata: { name, namespace, labels: { ...labelsFor(device.hostname), [LABELS.run]: kind } },
     spec: { templateRef: templateFor(kind, cls), hardwareRef: device.hostname, hardwareMap: map },
   };
 }

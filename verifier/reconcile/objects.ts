@@ -3,6 +3,8 @@
  * bmc.tinkerbell.org/v1alpha1, as in tinkerbell/tinkerbell's api/v1alpha1). Open types: the API
  * server and the controllers add fields fleet does not own, and those must never cause a write.
  */
+import { LABELS, OWNER } from '../labels.js';
+
 export interface ObjectMeta {
   name: string;
   namespace?: string;
@@ -31,16 +33,7 @@ export const KINDS = {
 } as const;
 export type Kind = keyof typeof KINDS;
 
-/** Every object fleet creates carries this label; only objects with it are ever changed or deleted. */
-const OWNER_LABEL = 'fleet.lolwtf.ca/owner';
-const OWNER = 'fleetd';
-/** The device an object belongs to. */
-export const DEVICE_LABEL = 'fleet.lolwtf.ca/device';
-
+/** Only objects fleetd owns are ever changed or deleted. */
 export function isOwned(o: KubeObject): boolean {
-  return o.metadata.labels?.[OWNER_LABEL] === OWNER;
-}
-
-export function labelsFor(device: string): Record<string, string> {
-  return { [OWNER_LABEL]: OWNER, [DEVICE_LABEL]: device };
+  return o.metadata.labels?.[LABELS.owner] === OWNER;
 }

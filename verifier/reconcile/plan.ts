@@ -11,7 +11,8 @@ import {
   unquotableParameters,
   type RunKind,
 } from './desired.js';
-import { DEVICE_LABEL, isOwned, type Kind, type KubeObject } from './objects.js';
+import { LABELS } from '../labels.js';
+import { isOwned, type Kind, type KubeObject } from './objects.js';
 import { isFinished, objectsOf, viewWorkflow, type WorkflowView } from './workflow-view.js';
 import type { InstallCodeRecord } from '../state/local-store.js';
 import { checkCabling } from '../attest/cabling.js';
@@ -75,7 +76,6 @@ export interface Plan {
 }
 
 /** How a run's machine reaches HookOS: it already waits there, Rufio power-cycles it, or a person does. */
-const BOOT_LABEL = 'fleet.lolwtf.ca/boot';
 type Boot = keyof typeof HOW;
 const LATE_ACTIONS = new Set(['install', 'next-boot', 'reboot']);
 
@@ -114,7 +114,7 @@ export function plan(world: World, cfg: ReconcileConfig): Plan {
     ['Machine', world.machines],
     ['Hardware', world.hardware],
   ] as const) {
-    for (const o of list) if (isOwned(o) && !known.has(o.metadata.labels?.[DEVICE_LABEL] ?? '')) orphans.push([kind, o]);
+    for (const o of list) if (isOwned(o) && !known.has(o.metadata.labels?.[LABELS.device] ?? '')) orphans.push([kind, o]);
   }
   if (orphans.length && world.devices.length === 0) warnings.push(`the inventory exports no device; ${orphans.length} owned object(s) kept until it does`);
   else for (const [kind, o] of orphans) steps.push({ to: 'kube', op: 'delete', kind, name: o.metadata.name });
@@ -166,7 +166,7 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
 
   let current: { run: WorkflowView; boot: string | undefined } | undefined;
   const last = live.at(-1);
-  if (last) current = { run: last, boot: world.workflows.find((w) => w.metadata.name === last.name)?.metadata.labels?.[BOOT_LABEL] };
+  if (last) current = { run: last, boot: world.workflows.find((w) => w.metadata.name === last.name)?.metadata.labels?.[LABELS.boot] };
   if (device.desiredAction) {
     if (current && current.run.kind !== device.desiredAction) {
       // Another kind of run is under way: the new request waits for it to end, it is not dropped.
@@ -313,7 +313,7 @@ function startRun(
   const holdsCode = !!code && code.run === null && code.bootId === device.attested?.bootId && world.now - attestedAt <= cfg.hookosWaitS * 1000;
   const canCycle = desiredMachine(device, cfg.namespace) !== null;
   const boot: Boot = holdsCode ? 'hookos' : canCycle ? 'bmc' : 'manual';
-  wf.metadata.labels![BOOT_LABEL] = boot;
+  wf.metadata.labels![LABELS.boot] = boot;
   // Tinkerbell's server takes a worker's Workflows in name order and answers with the first that
   // has tasks: one that has ended refuses every action ("Workflow not in pending or running
   // state"), so the new run would never start. The device's ended runs go first (their outcome is

@@ -1,4 +1,5 @@
-import { DEVICE_LABEL, type KubeObject } from './objects.js';
+import { LABELS } from '../labels.js';
+import type { KubeObject } from './objects.js';
 
 export type RunState = 'pending' | 'running' | 'success' | 'failed' | 'timeout';
 
@@ -90,7 +91,7 @@ export function viewWorkflow(wf: KubeObject): WorkflowView {
   const active = actions.find((a) => a.state === 'running' || a.state === 'failed' || a.state === 'timeout');
   const lastStarted = [...actions].reverse().find((a) => a.started !== null);
   const stops = actions.map((a) => a.stopped).filter((t): t is number => t !== null);
-  const kindLabel = wf.metadata.labels?.['fleet.lolwtf.ca/run'];
+  const kindLabel = wf.metadata.labels?.[LABELS.run];
   const rendering = objectsOf(status.conditions).find((c) => c.type === 'TemplateRenderedSuccess');
   const renderError =
     status.templateRendering === 'failed' || rendering?.status === 'False'
@@ -100,7 +101,7 @@ export function viewWorkflow(wf: KubeObject): WorkflowView {
       : null;
   return {
     name: wf.metadata.name,
-    device: wf.metadata.labels?.[DEVICE_LABEL] ?? (typeof wf.spec?.hardwareRef === 'string' ? wf.spec.hardwareRef : ''),
+    device: wf.metadata.labels?.[LABELS.device] ?? (typeof wf.spec?.hardwareRef === 'string' ? wf.spec.hardwareRef : ''),
     kind: kindLabel === 'provision' || kindLabel === 'retire' ? kindLabel : 'other',
     state: renderError !== null ? 'failed' : runState(status.state),
     created: time(wf.metadata.creationTimestamp) ?? 0,
