@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './longest-first.js';
 
 /**
  * `npm run test:e2e`: QEMU + OVMF + swtpm machines. One VM per test file at a time and two files
@@ -11,6 +12,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,
+    sequence: { sequencer: LongestFirst },
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },
