@@ -145,6 +145,18 @@ export class CrdServer {
     if (r.status !== 200) throw new Error(`status of ${plural}/${name}: ${r.status} ${JSON.stringify(r.body)}`);
   }
 
+  /**
+   * The same, only if the object is still at `resourceVersion` (the API server's optimistic
+   * concurrency, as a controller's update has it): false when another writer came first.
+   */
+  async writeStatusIf(apiVersion: string, plural: string, ns: string, name: string, status: Json, resourceVersion: string): Promise<boolean> {
+    const path = `/apis/${apiVersion}/namespaces/${ns}/${plural}/${name}/status?fieldValidation=Strict`;
+    const r = await this.request('PATCH', path, { metadata: { resourceVersion }, status });
+    if (r.status === 409) return false;
+    if (r.status !== 200) throw new Error(`status of ${plural}/${name}: ${r.status} ${JSON.stringify(r.body)}`);
+    return true;
+  }
+
   /** A raw request to the server (paths under /apis/...), answering its status and JSON body. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
     return call(this.url, this.caCert, method, path, body);

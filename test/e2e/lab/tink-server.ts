@@ -23,7 +23,7 @@ import {
 } from '../../tinkerbell/status.js';
 
 interface Workflow {
-  metadata: { name: string; namespace: string };
+  metadata: { name: string; namespace: string; resourceVersion: string };
   spec: { templateRef: string; hardwareRef: string };
   status?: WorkflowStatus;
 }
@@ -62,8 +62,13 @@ export class TinkServer {
     return (await this.kube.objects('tinkerbell.org', 'v1alpha1', 'workflows', this.ns)) as unknown as Workflow[];
   }
 
-  private write(wf: Workflow, status: WorkflowStatus): Promise<void> {
-    return this.kube.writeStatus(TINK, 'workflows', this.ns, wf.metadata.name, status as unknown as Record<string, unknown>);
+  /**
+   * Writes a Workflow's status only over the version it was read at, as Tinkerbell's controller
+   * and server update it: false when another wrote first (the controller's pass and an agent's
+   * request race), and the caller reads again.
+   */
+  private write(wf: Workflow, status: WorkflowStatus): Promise<boolean> {
+    return this.kube.writeStatusIf(TINK, 'workflows', this.ns, wf.metadata.name, status as unknown as Record<string, unknown>, wf.metadata.resourceVersion);
   }
 
   /** One controller pass over every Workflow; an API server going away with the test ends it quietly. */
@@ -78,7 +83,8 @@ export class TinkServer {
       if (!status.state) next = await this.render(wf, status, now);
       else if (status.state === 'RUNNING') next = controllerRunning(status, now);
       else if (status.state === 'POST') next = controllerPost(status);
-      if (next && JSON.stringify(next) !== JSON.stringify(status)) await this.write(wf, next).catch(() => undefined);
+      // A conflict leaves the Workflow to the next pass, which reads it again.
+      if (next && JSON.stringify(next) !== JSON.stringify(status)) await this.write(wf, next).catch(() => false);
     }
   }
 
@@ -105,9 +111,22 @@ export class TinkServer {
     return [404, { message: 'no such endpoint' }];
   }
 
+  /** Runs a request's read-and-write again while another writer came first (client-go's RetryOnConflict). */
+  private async onConflictRetry(request: () => Promise<[number, unknown] | 'conflict'>): Promise<[number, unknown]> {
+    for (let i = 0; i < 5; i++) {
+      const r = await request();
+      if (r !== 'conflict') return r;
+    }
+    return [409, { message: 'the Workflow kept changing' }];
+  }
+
   /** GetAction: the action this worker runs now (written as currentState), or the server's reason for none. */
-  private async getAction(agentId: string): Promise<[number, unknown]> {
-    if (!agentId) return [400, { message: 'invalid Agent ID' }];
+  private getAction(agentId: string): Promise<[number, unknown]> {
+    if (!agentId) return Promise.resolve([400, { message: 'invalid Agent ID' }]);
+    return this.onConflictRetry(() => this.serveAction(agentId));
+  }
+
+  private async serveAction(agentId: string): Promise<[number, unknown] | 'conflict'> {
     // As Tinkerbell's server: this worker's Workflows in the API server's order (by name), the first
     // with tasks taken, and one that has ended refuses, whatever comes after it.
     const wf = (await this.workflows()).filter((w) => w.status?.agentID === agentId).find((w) => (w.status!.tasks?.length ?? 0) > 0);
@@ -118,7 +137,7 @@ export class TinkServer {
     } catch (err) {
       return [404, { message: (err as Error).message }];
     }
-    await this.write(wf, next);
+    if (!(await this.write(wf, next))) return 'conflict';
     const cur = next.currentState!;
     const task = next.tasks!.find((t) => t.id === cur.taskID)!;
     const action = task.actions.find((a) => a.id === cur.actionID)!;
@@ -145,7 +164,11 @@ export class TinkServer {
   }
 
   /** ReportActionStatus for the action the Workflow's currentState names. */
-  private async reportActionStatus(r: Record<string, string>): Promise<[number, unknown]> {
+  private reportActionStatus(r: Record<string, string>): Promise<[number, unknown]> {
+    return this.onConflictRetry(() => this.takeReport(r));
+  }
+
+  private async takeReport(r: Record<string, string>): Promise<[number, unknown] | 'conflict'> {
     const name = (r.workflowId ?? '').split('/')[1];
     const wf = (await this.workflows()).find((w) => w.metadata.name === name);
     if (!wf?.status) return [404, { message: 'error getting workflow' }];
@@ -158,7 +181,7 @@ export class TinkServer {
       ...(r.executionStart ? { start: new Date(r.executionStart) } : {}),
       ...(r.executionStop ? { stop: new Date(r.executionStop) } : {}),
     };
-    await this.write(wf, actionReported(wf.status, report));
+    if (!(await this.write(wf, actionReported(wf.status, report)))) return 'conflict';
     return [200, {}];
   }
 
