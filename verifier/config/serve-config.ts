@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { FleetError } from '../../shared/errors.js';
 import { parseListenAddress, type ListenAddress } from '../http/listen-address.js';
-import { DEFAULT_LISTEN, DEFAULT_SYSLOG_LISTEN, parseArgsOptions, SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
+import { parseArgsOptions, SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
 
 export type InventoryConfig =
   | { kind: 'embedded'; nodesFile: string; nodeNetwork: string | undefined }
@@ -74,6 +74,12 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
     const o = SERVE_OPTIONS.find((x) => x.name === name) as { env?: string; default?: string } | undefined;
     return str(name) ?? (o?.env ? env[o.env] : undefined) ?? o?.default;
   };
+  /** An option --help states a default for: its value is never missing. */
+  const defaulted = (name: ServeOptionName): string => {
+    const v = value(name);
+    if (v === undefined) throw new Error(`fleet serve's option --${name} has no default`);
+    return v;
+  };
   const seconds = (name: ServeOptionName): number => {
     const n = Number(value(name));
     if (!(n > 0)) throw new FleetError('usage', `--${name} must be a positive number of seconds`);
@@ -99,15 +105,15 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
         'usage',
         `--lease-duration (${leaseS} s) must be longer than --reconcile-interval (${intervalS} s): the holder renews it once a pass`,
       );
-    reconcile = { kubeconfig, namespace: value('namespace')!, intervalS, leaseS, hookosWaitS: seconds('hookos-wait') };
+    reconcile = { kubeconfig, namespace: defaulted('namespace'), intervalS, leaseS, hookosWaitS: seconds('hookos-wait') };
   }
 
-  const syslogListen = value('syslog-listen') ?? DEFAULT_SYSLOG_LISTEN;
+  const syslogListen = defaulted('syslog-listen');
   return {
     stateDir,
     inventory: inventoryConfig(str),
     http: {
-      listen: parseListenAddress(value('listen') ?? DEFAULT_LISTEN),
+      listen: parseListenAddress(defaulted('listen')),
       tls: cert && key ? { certPath: cert, keyPath: key } : null,
       metricsFrom: (str('metrics-from') ?? '')
         .split(',')
@@ -128,7 +134,7 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
     },
     syslog: {
       listen: syslogListen === 'off' ? null : syslogListen,
-      journalSocket: value('journal-socket')!,
+      journalSocket: defaulted('journal-socket'),
       asked: str('syslog-listen') !== undefined || str('journal-socket') !== undefined,
     },
   };

@@ -15,9 +15,6 @@ export interface ServeOption {
   help: string;
 }
 
-export const DEFAULT_LISTEN = '127.0.0.1:8443';
-export const DEFAULT_SYSLOG_LISTEN = '0.0.0.0:514';
-
 /** In --help's order: what fleetd keeps, whom it asks, how it answers, what it drives, what it serves, what it hears. */
 export const SERVE_OPTIONS = [
   {
@@ -32,7 +29,7 @@ export const SERVE_OPTIONS = [
   { name: 'classes', value: 'FILE', help: "with NetBox: the classes (a nodes file's classes: map), which NetBox names only" },
   { name: 'node-network', value: 'CIDR', help: "the nodes' network (K8S_NODE_CIDR): a nodes file may then write addresses without a prefix" },
   { name: 'auto-provision', help: "start a planned worker's provision when it first attests" },
-  { name: 'listen', value: 'HOST:PORT', default: DEFAULT_LISTEN, help: 'where fleetd answers; anything but loopback needs --cert and --key' },
+  { name: 'listen', value: 'HOST:PORT', default: '127.0.0.1:8443', help: 'where fleetd answers; anything but loopback needs --cert and --key' },
   { name: 'cert', value: 'FILE', help: 'PEM certificate chain: serve HTTPS (with --key); a renewed file is taken without a restart' },
   { name: 'key', value: 'FILE', help: "the certificate's PEM key" },
   { name: 'metrics-from', value: 'ADDR[/PREFIX],...', help: 'who besides loopback may read /metrics (its labels name nodes)' },
@@ -69,7 +66,7 @@ export const SERVE_OPTIONS = [
   {
     name: 'syslog-listen',
     value: 'HOST:PORT|off',
-    default: DEFAULT_SYSLOG_LISTEN,
+    default: '0.0.0.0:514',
     help: "receive HookOS's syslog over UDP into the journal ([::]:514 for IPv4 and IPv6; off: no receiver)",
   },
   { name: 'journal-socket', value: 'PATH', default: DEFAULT_JOURNAL_SOCKET, help: "journald's native socket" },
