@@ -4,6 +4,7 @@
  * constructor. docs/reference/journal-lines.md is rendered from the definitions (npm run docs),
  * each with its arguments' names in their place. Code never reads a line back.
  */
+import type { LineDef as Said } from '../shared/text/line-def.js';
 import type { JournalKind } from './inventory/device.js';
 
 export interface JournalLine {
@@ -11,13 +12,8 @@ export interface JournalLine {
   message: string;
 }
 
-export interface LineDef<A extends string[]> {
+export interface LineDef<A extends string[]> extends Said<A> {
   kind: JournalKind;
-  /** When it is said, for the reference page. */
-  when: string;
-  /** Its arguments' names, in order, as the reference page shows them. */
-  args: { [K in keyof A]: string };
-  text: (...a: A) => string;
 }
 
 export type LineMaker<A extends string[]> = ((...a: A) => JournalLine) & { def: LineDef<A> };

@@ -3,13 +3,14 @@ import { INSTALL_LINES } from '../../verifier/install/lines.js';
 import { INVENTORY_LINES } from '../../verifier/inventory/lines.js';
 import type { LineMaker } from '../../verifier/journal-line.js';
 import { AFTER_FAILURE, HOW, LINES, readHookosJournal } from '../../verifier/reconcile/lines.js';
+import { template } from '../../shared/text/line-def.js';
 import { cell, type DocPage } from './page.js';
 
 const code = (s: string) => `\`${cell(s)}\``;
 
 /** One registry's lines as a table, each line with its arguments' names in their place. */
 function table(lines: Record<string, LineMaker<string[]>>): string[] {
-  const rows = Object.values(lines).map(({ def }) => `| \`${def.kind}\` | ${cell(def.when)} | ${code(def.text(...def.args.map((a) => `<${a}>`)))} |`);
+  const rows = Object.values(lines).map(({ def }) => `| \`${def.kind}\` | ${cell(def.when)} | ${code(template(def))} |`);
   return ['| kind | when | line |', '|---|---|---|', ...rows];
 }
 
