@@ -4,6 +4,7 @@
  * - `attest --url URL ...`: one attestation with explicit facts (the demo, and an operator's manual run).
  */
 import { FleetError, errorMessage } from '../shared/errors.js';
+import { ATTEST_LINES } from './attest/lines.js';
 import { edgeMain } from './edge/main.js';
 import { main } from './main.js';
 
@@ -16,7 +17,8 @@ const run = edge ? edgeMain : command === 'attest' ? main : null;
 // tink-agent starts only after this exits: a handle something left open must not hold the boot.
 const exitSoon = () => void (edge && setTimeout(() => process.exit(), 2000).unref());
 if (!run) {
-  console.log(`attest: agent error: ${command === undefined ? 'no command' : `no command ${command}`}\n${USAGE}`);
+  console.log(ATTEST_LINES.noCommand(command ?? ''));
+  console.log(USAGE);
   process.exitCode = 2;
 } else {
   run(args).then(
@@ -25,7 +27,7 @@ if (!run) {
       exitSoon();
     },
     (err: unknown) => {
-      console.log(`attest: agent error: ${errorMessage(err)}${err instanceof FleetError ? ` [${err.code}]` : ''}`);
+      console.log(ATTEST_LINES.agentError(errorMessage(err), err instanceof FleetError ? err.code : ''));
       process.exitCode = 2;
       exitSoon();
     },

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { writeAttestedMarker } from '../../shared/worker/marker.js';
 import { removeInstallCode, writeInstallCode } from '../install-code.js';
 import { attestOnce, type PendingBootFacts } from './attest-once.js';
+import { ATTEST_LINES } from './lines.js';
 import type { ClientOptions } from './verifier-client.js';
 
 export interface AttestRun {
@@ -13,7 +14,7 @@ export interface AttestRun {
   client: ClientOptions;
   boot: PendingBootFacts;
   installCodePath: string;
-  /** Prints one console line. */
+  /** Prints one console line (lines.ts). */
   say: (line: string) => void;
   tries?: number;
   /** Between tries; the lab waits 30 s. */
@@ -38,23 +39,23 @@ export async function runAttestation(run: AttestRun): Promise<AttestOutcome> {
       const answer = await attestOnce(run.tpm, run.client, run.boot);
       if (answer.verdict === 'attested') {
         await writeAttestedMarker(dirname(run.installCodePath), { bootId: run.boot.bootId, at: new Date().toISOString() });
-        run.say('attest: PASSED');
+        run.say(ATTEST_LINES.passed());
         if (!answer.installCode) return { kind: 'passed', installCode: false };
         await writeInstallCode(run.installCodePath, answer.installCode);
-        run.say('install code written');
+        run.say(ATTEST_LINES.codeWritten());
         return { kind: 'passed', installCode: true };
       }
       if (!RETRYABLE_VERDICTS.has(answer.verdict)) {
-        run.say(`attest: FAILED ${answer.verdict}: ${answer.message}`);
+        run.say(ATTEST_LINES.failed(answer.verdict, answer.message));
         return { kind: 'failed', verdict: answer.verdict };
       }
       reason = `${answer.verdict}: ${answer.message}`;
     } catch (err) {
       reason = errorMessage(err);
     }
-    run.say(`attest: try ${n} failed: ${reason}`);
+    run.say(ATTEST_LINES.tryFailed(String(n), reason));
     if (n < tries) await wait(run.retryDelayMs ?? 30_000);
   }
-  run.say(`attest: no verdict after ${tries} tries; read journalctl -u fleetd on the verifier`);
+  run.say(ATTEST_LINES.noVerdictAfter(String(tries)));
   return { kind: 'no-verdict', tries };
 }

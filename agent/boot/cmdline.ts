@@ -1,3 +1,5 @@
+import { CMDLINE_LINES } from './lines.js';
+
 /**
  * The kernel command line HookOS boots with (hookos/ generates it): what the agent needs from it,
  * parsed into typed values, with one console line for each thing missing or malformed.
@@ -19,7 +21,7 @@ export interface BootParams {
 
 export interface ParsedCmdline {
   params: BootParams;
-  /** Console lines: each names the parameter and what is wrong, in the runbook's words. */
+  /** Console lines (lines.ts): each names the parameter and what is wrong, in the runbook's words. */
   problems: string[];
 }
 
@@ -44,12 +46,12 @@ function attestUrl(v: string, problems: string[]): URL | null {
   try {
     url = new URL(v);
   } catch {
-    problems.push(`fleet_attest_url=${v} is not a URL; fix the kernel command line in hookos/ (e.g. fleet_attest_url=https://fleetd.example:8443)`);
+    problems.push(CMDLINE_LINES.attestUrlNotUrl(v));
     return null;
   }
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    problems.push(`fleet_attest_url=${v} is not https; the agent talks to the verifier over TLS only`);
+    problems.push(CMDLINE_LINES.attestUrlNotHttps(v));
     return null;
   }
   return url;
@@ -59,7 +61,7 @@ function ntpServer(v: string, problems: string[]): { host: string; port: number 
   const m = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(v);
   const port = m?.[2] ? Number(m[2]) : 123;
   if (!m || !HOST.test(m[1]!) || port < 1 || port > 65535) {
-    problems.push(`fleet_ntp_server=${v} is not a host or host:port`);
+    problems.push(CMDLINE_LINES.ntpServerNotHost(v));
     return null;
   }
   return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
@@ -69,7 +71,7 @@ function ntpServer(v: string, problems: string[]): { host: string; port: number 
 function bootMac(v: string, problems: string[]): string | null {
   const m = /^01-((?:[0-9A-Fa-f]{2}-){5}[0-9A-Fa-f]{2})$/.exec(v);
   if (!m) {
-    problems.push(`BOOTIF=${v} is not 01- and a MAC with dashes (as iPXE writes \${netX/mac:hexhyp})`);
+    problems.push(CMDLINE_LINES.bootifNotMac(v));
     return null;
   }
   return m[1]!.toLowerCase().replace(/-/g, ':');
@@ -83,9 +85,12 @@ function ipDevice(v: string): string | null {
 
 export function parseCmdline(text: string): ParsedCmdline {
   const problems: string[] = [];
+  // A parameter given but malformed has its own line; only one never given is said missing.
+  const given = new Set<string>();
   const params: BootParams = { attestUrl: null, ntpServer: null, tinkerbellTls: null, bootMac: null, bootNic: null, workerId: null };
   for (const [key, value] of tokenize(text)) {
     if (value === null) continue;
+    given.add(key);
     switch (key) {
       case 'fleet_attest_url':
         params.attestUrl = attestUrl(value, problems);
@@ -95,7 +100,7 @@ export function parseCmdline(text: string): ParsedCmdline {
         break;
       case 'tinkerbell_tls':
         if (value === 'true' || value === 'false') params.tinkerbellTls = value === 'true';
-        else problems.push(`tinkerbell_tls=${value} is neither true nor false`);
+        else problems.push(CMDLINE_LINES.tinkerbellTlsNotBoolean(value));
         break;
       case 'BOOTIF':
         params.bootMac = bootMac(value, problems);
@@ -108,12 +113,8 @@ export function parseCmdline(text: string): ParsedCmdline {
         break;
     }
   }
-  if (!params.attestUrl && !problems.some((p) => p.startsWith('fleet_attest_url='))) {
-    problems.push('the kernel command line has no fleet_attest_url: the agent cannot reach the verifier; fix the command line in hookos/');
-  }
-  if (!params.ntpServer && !problems.some((p) => p.startsWith('fleet_ntp_server='))) {
-    problems.push('the kernel command line has no fleet_ntp_server: the clock stays as the firmware set it');
-  }
+  if (!given.has('fleet_attest_url')) problems.push(CMDLINE_LINES.noAttestUrl());
+  if (!given.has('fleet_ntp_server')) problems.push(CMDLINE_LINES.noNtpServer());
   // worker_id is a MAC in the lab: with no BOOTIF it still names the boot NIC.
   if (!params.bootMac && params.workerId && MAC.test(params.workerId.toLowerCase())) params.bootMac = params.workerId.toLowerCase();
   return { params, problems };

@@ -1,11 +1,12 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FleetError } from '../../shared/errors.js';
+import { NO_ATTEMPT } from './lines.js';
 
 export interface BootNic {
   name: string;
   mac: string;
-  /** How it was chosen, for the console line. */
+  /** How it was chosen, for the console line (lines.ts). */
   by: 'BOOTIF' | 'ip=' | 'the default route' | 'the only NIC with a link';
 }
 
@@ -27,7 +28,7 @@ async function listNics(net: string): Promise<Nic[]> {
   try {
     names = await readdir(net);
   } catch (err) {
-    throw new FleetError('boot-nic', `cannot list the NICs in ${net}: ${(err as Error).message}`);
+    throw new FleetError('boot-nic', NO_ATTEMPT.nicsUnlisted(net, (err as Error).message));
   }
   const nics = await Promise.all(
     names.sort().map(async (name) => ({
@@ -68,20 +69,17 @@ export async function pickBootNic(
   if (want.bootMac) {
     const nic = nics.find((n) => n.mac === want.bootMac);
     if (nic) return { name: nic.name, mac: nic.mac, by: 'BOOTIF' };
-    throw new FleetError('boot-nic', `no NIC has the MAC BOOTIF names (${want.bootMac}); NICs: ${nics.map((n) => `${n.name} ${n.mac}`).join(', ') || 'none'}`);
+    throw new FleetError('boot-nic', NO_ATTEMPT.noBootifNic(want.bootMac, nics.map((n) => `${n.name} ${n.mac}`).join(', ')));
   }
   if (want.bootNic) {
     const nic = nics.find((n) => n.name === want.bootNic);
     if (nic) return { name: nic.name, mac: nic.mac, by: 'ip=' };
-    throw new FleetError('boot-nic', `ip= names ${want.bootNic}, which this machine does not have; NICs: ${nics.map((n) => n.name).join(', ') || 'none'}`);
+    throw new FleetError('boot-nic', NO_ATTEMPT.noIpNic(want.bootNic, nics.map((n) => n.name).join(', ')));
   }
   const routed = defaultRouteNic(await read(routePath));
   const viaRoute = nics.find((n) => n.name === routed);
   if (viaRoute) return { name: viaRoute.name, mac: viaRoute.mac, by: 'the default route' };
   const linked = nics.filter((n) => n.physical && n.up);
   if (linked.length === 1) return { name: linked[0]!.name, mac: linked[0]!.mac, by: 'the only NIC with a link' };
-  throw new FleetError(
-    'boot-nic',
-    `the kernel command line names no boot NIC (BOOTIF= or ip=), no NIC holds the default route, and ${linked.length === 0 ? 'no NIC has a link' : `${linked.length} NICs have a link (${linked.map((n) => n.name).join(', ')})`}; add BOOTIF=01-\${netX/mac:hexhyp} to the iPXE script in hookos/`,
-  );
+  throw new FleetError('boot-nic', NO_ATTEMPT.noBootNic(String(linked.length), linked.map((n) => n.name).join(', ')));
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { FleetError, errorMessage } from '../../shared/errors.js';
+import { SECURITYFS_WHY } from './lines.js';
 
 export const SECURITYFS = '/sys/kernel/security';
 
@@ -31,7 +32,7 @@ export async function ensureSecurityfs(
   try {
     await (opts.mount ?? mountSecurityfs)(target);
   } catch (err) {
-    throw new FleetError('securityfs', `cannot mount securityfs on ${target}: ${errorMessage(err)}; the event log stays unread (is the container privileged?)`);
+    throw new FleetError('securityfs', SECURITYFS_WHY.unmountable(target, errorMessage(err)));
   }
   return 'mounted';
 }

@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { errorMessage } from '../../shared/errors.js';
+import { CLOCK_LINES, CLOCK_WHY } from './lines.js';
 import { querySntp, type SntpAnswer } from './sntp.js';
 
 /** No answer before this is believed: fleet did not exist yet. */
@@ -25,19 +26,15 @@ export function dateCommand(path = 'date'): (ms: number) => Promise<void> {
   };
 }
 
-/** A positive offset means the server is ahead: our clock was behind. */
-const drift = (offsetMs: number) => `${(Math.abs(offsetMs) / 1000).toFixed(3)} s ${offsetMs > 0 ? 'behind' : 'ahead'}`;
-
 /**
  * Sets the clock from fleet_ntp_server before anything checks a certificate. Returns the console
- * line. Never throws: a clock it cannot set is said, and attestation goes on (TLS may then fail,
+ * line (lines.ts). Never throws: a clock it cannot set is said, and attestation goes on (TLS may then fail,
  * and the line tells the operator why).
  */
 export async function setClock(server: { host: string; port: number }, opts: ClockOptions = {}): Promise<string> {
   const now = opts.now ?? Date.now;
   const name = server.port === 123 ? server.host : `${server.host}:${server.port}`;
-  const keep = (why: string) =>
-    `clock: fleet_ntp_server ${name} gave no usable time (${why}); the clock stays ${new Date(now()).toISOString()}, and TLS to the verifier fails if it is far off`;
+  const keep = (why: string) => CLOCK_LINES.kept(name, why, new Date(now()).toISOString());
   let answer: SntpAnswer;
   try {
     answer = await (opts.query ?? ((h, p) => querySntp(h, p)))(server.host, server.port);
@@ -45,13 +42,14 @@ export async function setClock(server: { host: string; port: number }, opts: Clo
     return keep(errorMessage(err));
   }
   const target = now() + answer.offsetMs;
-  if (target < EARLIEST || target > LATEST) return keep(`it says ${new Date(target).toISOString()}`);
-  if (Math.abs(answer.offsetMs) < GOOD_ENOUGH_MS) return `clock: within ${Math.round(Math.abs(answer.offsetMs))} ms of ${name}; left as is`;
+  if (target < EARLIEST || target > LATEST) return keep(CLOCK_WHY.implausible(new Date(target).toISOString()));
+  if (Math.abs(answer.offsetMs) < GOOD_ENOUGH_MS) return CLOCK_LINES.close(String(Math.round(Math.abs(answer.offsetMs))), name);
   try {
     // Recomputed at the last moment: the offset holds, the moment moved.
     await (opts.set ?? dateCommand())(now() + answer.offsetMs);
   } catch (err) {
-    return keep(`setting it failed: ${errorMessage(err)}`);
+    return keep(CLOCK_WHY.setFailed(errorMessage(err)));
   }
-  return `clock: set from ${name} (it was ${drift(answer.offsetMs)}, stratum ${answer.stratum})`;
+  // A positive offset means the server is ahead: our clock was behind.
+  return CLOCK_LINES.set(name, (Math.abs(answer.offsetMs) / 1000).toFixed(3), answer.offsetMs > 0 ? 'behind' : 'ahead', String(answer.stratum));
 }

@@ -4,14 +4,18 @@ import { errorMessage } from '../../shared/errors.js';
 import { parseLldpFrame } from '../../shared/lldp/parse.js';
 import { Tpm } from '../../shared/tpm/client.js';
 import { openTransport } from '../../shared/tpm/transport.js';
+import { ATTEST_LINES } from '../attest/lines.js';
 import { runAttestation, type AttestOutcome } from '../attest/run.js';
 import { parseCmdline } from '../boot/cmdline.js';
+import { BOOT_FACT_LINES, CMDLINE_LINES, NIC_LINES, NO_ATTEMPT, SECURITYFS_LINES } from '../boot/lines.js';
 import { pickBootNic } from '../boot/nic.js';
 import { ensureSecurityfs, SECURITYFS } from '../boot/securityfs.js';
 import { DEFAULT_PATHS, readBootId, readEventLog, readSerial, readSystemUuid } from '../boot-facts.js';
+import { CLOCK_LINES } from '../clock/lines.js';
 import { setClock } from '../clock/set-clock.js';
 import { INSTALL_CODE_PATH, removeInstallCode } from '../install-code.js';
 import type { LldpCaptureResult } from '../lldp/capture.js';
+import { LLDP_LINES, LLDP_WHY } from '../lldp/lines.js';
 
 /** Everything the edge runtime touches, so a test can give it a fake machine. */
 export interface EdgeEnv {
@@ -30,13 +34,13 @@ export interface EdgeEnv {
 
 export type EdgeOutcome = AttestOutcome | { kind: 'no-attempt'; reason: string };
 
-/** The console's words for a frame the capture already parsed once. */
-function describeFrame(frame: Uint8Array): string {
+/** The console's line for a frame the capture already parsed once. */
+function frameLine(frame: Uint8Array): string {
   try {
     const f = parseLldpFrame(frame);
-    return `switch ${f.systemName ?? f.chassisId.value}, port ${f.portId.value}${f.portDescription ? ` (${f.portDescription})` : ''}`;
+    return LLDP_LINES.frame(f.systemName ?? f.chassisId.value, f.portId.value, f.portDescription ?? '');
   } catch (err) {
-    return `a frame that does not parse: ${errorMessage(err)}`;
+    return LLDP_LINES.unparsable(errorMessage(err));
   }
 }
 
@@ -52,16 +56,16 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
   // Whatever happens below, no code an earlier boot left may outlive this one's attestation.
   await removeInstallCode(at(INSTALL_CODE_PATH));
   const cmdline = await readFile(at('/proc/cmdline'), 'utf8').catch((err: unknown) => {
-    say(`agent: cannot read /proc/cmdline: ${errorMessage(err)}`);
+    say(CMDLINE_LINES.unreadable(errorMessage(err)));
     return '';
   });
   const { params, problems } = parseCmdline(cmdline);
-  for (const p of problems) say(`agent: ${p}`);
+  for (const p of problems) say(p);
 
   // The TPM's key work needs no clock, only TLS to the verifier does: SNTP runs alongside it, and
   // the first request waits for it.
   const clock = params.ntpServer
-    ? setClock(params.ntpServer, env.setClock ? { set: env.setClock } : {}).then(say, (err: unknown) => say(`clock: ${errorMessage(err)}`))
+    ? setClock(params.ntpServer, env.setClock ? { set: env.setClock } : {}).then(say, (err: unknown) => say(CLOCK_LINES.failed(errorMessage(err))))
     : Promise.resolve();
 
   try {
@@ -69,26 +73,26 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
       (await ensureSecurityfs({ mountsPath: at('/proc/mounts'), target: at(SECURITYFS), ...(env.mountSecurityfs ? { mount: env.mountSecurityfs } : {}) })) ===
       'mounted'
     ) {
-      say(`securityfs: mounted on ${SECURITYFS}`);
+      say(SECURITYFS_LINES.mounted(SECURITYFS));
     }
   } catch (err) {
-    say(`securityfs: ${errorMessage(err)}`);
+    say(SECURITYFS_LINES.failed(errorMessage(err)));
   }
 
   // The clock's line, whenever SNTP answers, comes before the verdict.
   const noAttempt = async (reason: string): Promise<EdgeOutcome> => {
     await clock;
-    say(`attest: no verdict: ${reason}`);
+    say(ATTEST_LINES.noVerdict(reason));
     return { kind: 'no-attempt', reason };
   };
-  if (!params.attestUrl) return noAttempt('no verifier URL (fleet_attest_url)');
+  if (!params.attestUrl) return noAttempt(NO_ATTEMPT.noAttestUrl());
   let nic;
   try {
     nic = await pickBootNic(params, at(DEFAULT_PATHS.net), at('/proc/net/route'));
   } catch (err) {
     return noAttempt(errorMessage(err));
   }
-  say(`nic: ${nic.name} ${nic.mac} (by ${nic.by})`);
+  say(NIC_LINES.picked(nic.name, nic.mac, nic.by));
 
   // The switch sends a frame about every 30 s: listen while the TPM makes its keys. The capture
   // starts once the first TPM command is out, so loading libpcap does not delay the TPM's work.
@@ -97,16 +101,14 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
   const lldp = new Promise<void>((resolve) => (startCapture = resolve))
     .then(async () => {
       const r = await env.capture(nic.name, { timeoutMs: env.lldpWindowMs, signal: capture.signal });
-      if (r.frame) say(`lldp: ${describeFrame(r.frame)}`);
+      if (r.frame) say(frameLine(r.frame));
       else if (r.reason !== 'aborted')
-        say(
-          `lldp: no frame on ${nic.name} (${r.reason === 'timeout' ? `none within ${Math.round(env.lldpWindowMs / 1000)} s` : r.reason}); the report says so`,
-        );
+        say(LLDP_LINES.none(nic.name, r.reason === 'timeout' ? LLDP_WHY.timeout(String(Math.round(env.lldpWindowMs / 1000))) : String(r.reason)));
       return r.frame;
     })
     .catch((err: unknown) => {
       // A capture that fails outright costs the switch port, never the attestation.
-      say(`lldp: no frame on ${nic.name} (${errorMessage(err)}); the report says so`);
+      say(LLDP_LINES.none(nic.name, errorMessage(err)));
       return null;
     });
 
@@ -118,7 +120,7 @@ export async function runEdge(env: EdgeEnv): Promise<EdgeOutcome> {
       readBootId(at(DEFAULT_PATHS.bootId)),
       readEventLog(at(DEFAULT_PATHS.eventLog)),
     ]);
-    if (!eventLog) say(`eventlog: none at ${DEFAULT_PATHS.eventLog}; the verifier refuses a boot without one (eventlog-missing)`);
+    if (!eventLog) say(BOOT_FACT_LINES.noEventLog(DEFAULT_PATHS.eventLog));
     const transport = await openTransport(env.tpm);
     tpm = new Tpm({
       transmit: (command) => {

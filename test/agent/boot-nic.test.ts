@@ -2,8 +2,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NO_ATTEMPT, SECURITYFS_WHY } from '../../agent/boot/lines.js';
 import { defaultRouteNic, pickBootNic } from '../../agent/boot/nic.js';
 import { ensureSecurityfs, securityfsMounted } from '../../agent/boot/securityfs.js';
+import { matching } from '../line-pattern.js';
 
 let dir: string | undefined;
 afterEach(async () => {
@@ -60,14 +62,14 @@ describe('the boot NIC', () => {
 
   it('refuses to guess, and says what to fix', async () => {
     const net = await sysNet([...LAB.slice(0, 2), { ...LAB[2]!, up: true }]);
-    await expect(pickBootNic({ bootMac: null, bootNic: null }, net, join(net, 'no-route'))).rejects.toThrow(
-      /names no boot NIC \(BOOTIF= or ip=\), no NIC holds the default route, and 2 NICs have a link \(eno1, enp2s0\); add BOOTIF=01-\$\{netX\/mac:hexhyp\}/,
-    );
+    await expect(pickBootNic({ bootMac: null, bootNic: null }, net, join(net, 'no-route'))).rejects.toThrow(NO_ATTEMPT.noBootNic('2', 'eno1, enp2s0'));
     await expect(pickBootNic({ bootMac: '52:54:00:99:99:99', bootNic: null }, net)).rejects.toThrow(
-      /no NIC has the MAC BOOTIF names \(52:54:00:99:99:99\); NICs: eno1 52:54:00:ab:cd:ef, enp2s0 52:54:00:00:00:02/,
+      NO_ATTEMPT.noBootifNic('52:54:00:99:99:99', 'eno1 52:54:00:ab:cd:ef, enp2s0 52:54:00:00:00:02'),
     );
-    await expect(pickBootNic({ bootMac: null, bootNic: 'eth7' }, net)).rejects.toThrow(/ip= names eth7, which this machine does not have/);
-    await expect(pickBootNic({ bootMac: null, bootNic: null }, join(net, 'missing'))).rejects.toThrow(/cannot list the NICs/);
+    await expect(pickBootNic({ bootMac: null, bootNic: 'eth7' }, net)).rejects.toThrow(NO_ATTEMPT.noIpNic('eth7', 'eno1, enp2s0'));
+    await expect(pickBootNic({ bootMac: null, bootNic: null }, join(net, 'missing'))).rejects.toThrow(
+      matching(NO_ATTEMPT.nicsUnlisted, join(net, 'missing'), /.+/),
+    );
   });
 });
 
@@ -92,7 +94,7 @@ describe('securityfs', () => {
     expect(await ensureSecurityfs({ mountsPath: mounts, mount })).toBe('mounted');
     expect(calls).toEqual(['/sys/kernel/security']);
     await expect(ensureSecurityfs({ mountsPath: mounts, mount: async () => Promise.reject(new Error('mount: permission denied')) })).rejects.toThrow(
-      'cannot mount securityfs on /sys/kernel/security: mount: permission denied; the event log stays unread (is the container privileged?)',
+      SECURITYFS_WHY.unmountable('/sys/kernel/security', 'mount: permission denied'),
     );
   });
 });
