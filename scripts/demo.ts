@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parse, stringify } from 'yaml';
+import { ATTEST_LINES } from '../agent/attest/lines.js';
 import { SETTINGS, talosSecrets } from '../test/install/talos-fixture.js';
 import { Tpm } from '../shared/tpm/client.js';
 import { SocketTransport } from '../shared/tpm/transport.js';
@@ -280,7 +281,7 @@ async function main(): Promise<number> {
     const first = await agent();
     show(first.lines);
     show((await takeAudit(audit, 1)).map(auditSummary), '   audit │ ');
-    if (!first.lines.some((l) => l.startsWith('attest: FAILED pending-approval'))) throw new Error('the first attestation should wait for approval');
+    if (!first.lines.some((l) => l.startsWith(ATTEST_LINES.failed('pending-approval', '')))) throw new Error('the first attestation should wait for approval');
 
     step(
       4,
@@ -308,7 +309,8 @@ async function main(): Promise<number> {
     const second = await agent();
     show(second.lines);
     show((await takeAudit(audit, 2)).map(auditSummary), '   audit │ ');
-    if (!second.lines.includes('attest: PASSED') || !second.lines.includes('install code written')) throw new Error('the second attestation should pass');
+    if (!second.lines.includes(ATTEST_LINES.passed()) || !second.lines.includes(ATTEST_LINES.codeWritten()))
+      throw new Error('the second attestation should pass');
     const mode = ((await stat(installCode)).mode & 0o777).toString(8);
     const shown = await run(process.execPath, ['dist/fleet.mjs', 'inventory', 'show', 'demo-node-1', '--nodes', nodesPath, '--state', stateDir]);
     const d = JSON.parse(shown.lines.join('\n')) as {

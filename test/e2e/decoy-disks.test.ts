@@ -4,6 +4,7 @@
  * serial no disk reports. wipe-disk refuses each with its runbook line, and every disk is unchanged.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { bootChecked } from './boot-checked.js';
 import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
 import { Machine } from './machine.js';
@@ -35,7 +36,7 @@ describe.skipIf(run.skip !== null)('decoy disks', () => {
     await bootChecked(run, m, 'decoy-disks', { DISK_SERIAL: 'E2E-DECLARED', IMAGE_URL: image.url, LLDP_WINDOW: '10' }, host.services);
 
     // The refusals below come after the attestation and code checks: this boot had both.
-    expect(m.step(1, 'agent').lines.slice(-2)).toEqual(['attest: PASSED', 'install code written']);
+    expect(m.step(1, 'agent').lines.slice(-2)).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     // The guest named the disks as the lines below expect (virtio names follow PCI order).
     expect(m.out(1, 'disks.txt')!.trim().split('\n')).toEqual(['nvme0n1', 'sda', 'sdb', 'vda', 'vdb', 'vdc']);
     // The two USB disks enumerate in either order: the guest says which is which.

@@ -10,6 +10,12 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { NIC_LINES, SECURITYFS_LINES } from '../../agent/boot/lines.js';
+import { SECURITYFS } from '../../agent/boot/securityfs.js';
+import { CLOCK_LINES } from '../../agent/clock/lines.js';
+import { LLDP_LINES } from '../../agent/lldp/lines.js';
+import { matching } from '../line-pattern.js';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
 import { usedDisk } from '../actions/disk-images.js';
 import { bootChecked } from './boot-checked.js';
@@ -66,13 +72,13 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     expect(agent.rc).toBe(0);
     expect(agent.lines).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^clock: set from 10\.0\.2\.2:\d+ \(it was \d+\.\d{3} s behind, stratum \d+\)$/),
-        'securityfs: mounted on /sys/kernel/security',
-        `nic: eth0 ${m.mac} (by BOOTIF)`,
-        `lldp: switch 00:35:35:35:35:35, port ${SWITCH_PORT}`,
+        expect.stringMatching(matching(CLOCK_LINES.set, /10\.0\.2\.2:\d+/, /\d+\.\d{3}/, 'behind', /\d+/)),
+        SECURITYFS_LINES.mounted(SECURITYFS),
+        NIC_LINES.picked('eth0', m.mac, 'BOOTIF'),
+        LLDP_LINES.frame('00:35:35:35:35:35', SWITCH_PORT, ''),
       ]),
     );
-    expect(agent.lines.slice(-2)).toEqual(['attest: PASSED', 'install code written']);
+    expect(agent.lines.slice(-2)).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     const codePath = join(m.share, 'worker/fleet/install_code');
     const code = readFileSync(codePath, 'utf8');
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -10,6 +10,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { startingWith } from '../line-pattern.js';
 import { parse } from 'yaml';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from './host.js';
@@ -53,7 +55,7 @@ async function provision(scenario: string, before: Boot): Promise<{ run: string;
   await l.until('the netboot', NODE, () => l.machine.boots.length > boots, 60_000);
   const netboot = l.machine.boots[boots]!;
   expect(netboot.kind).toBe('hookos');
-  await netboot.running.waitForLine(/^install code written/);
+  await netboot.running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
   time.mark("→ the netboot's attestation took the code");
 
   // Tinkerbell's run in HookOS: the installer pulled, Talos installed, the disk made the next boot.
@@ -97,10 +99,10 @@ describe.skipIf(run.skip !== null)('Provision a control plane', () => {
     await lab.machine.powerOn();
     const first = lab.machine.boots[0]!;
     expect(first.kind).toBe('hookos');
-    await first.running.waitForLine(/^attest: PASSED/);
+    await first.running.waitForLine(startingWith(ATTEST_LINES.passed));
     await new Promise((r) => setTimeout(r, 5_000)); // a few of fleetd's passes: none starts a run
     expect(await lab.objects('tinkerbell.org', 'workflows')).toEqual([]);
-    expect(m.step(first.number, 'agent').lines).not.toContain('install code written');
+    expect(m.step(first.number, 'agent').lines).not.toContain(ATTEST_LINES.codeWritten());
 
     // The owner asks for the provision; then, once it is active, for a reinstall, which runs the
     // same way under a new code and replaces the first run's objects.

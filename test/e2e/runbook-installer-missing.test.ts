@@ -8,6 +8,8 @@
  * for byte what it was.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { startingWith } from '../line-pattern.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
@@ -32,7 +34,7 @@ describe.skipIf(run.skip !== null)('an installer image the registry does not hol
     const before = m.diskHashes();
     await lab.machine.powerOn();
     const boot = lab.machine.boots[0]!;
-    await boot.running.waitForLine(/^install code written/);
+    await boot.running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
 
     const wf = await lab.ended(NODE, (await lab.run(NODE, 'provision', 60_000)).metadata.name, 300_000);
     expect(wf.status?.state).toBe('FAILED');

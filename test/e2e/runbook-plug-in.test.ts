@@ -9,6 +9,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { startingWith } from '../line-pattern.js';
 import { parse, stringify } from 'yaml';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
@@ -48,7 +50,7 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     await lab.machine.powerOn();
     const first = lab.machine.boots[0]!;
     expect(first.kind).toBe('hookos');
-    await first.running.waitForLine(/^attest: FAILED pending-approval/);
+    await first.running.waitForLine(startingWith(ATTEST_LINES.failed, 'pending-approval', /.*/));
 
     // Approve its EKs: the claim's lines go into the entry, as the operator's pull request adds them.
     narrate(`fleetd refused it (pending-approval) and kept its claim. The operator runs: fleet attest approve ${m.serial}`);
@@ -64,8 +66,8 @@ describe.skipIf(run.skip !== null)('Plug a machine in', () => {
     await lab.machine.powerOn();
     const second = lab.machine.boots[1]!;
     expect(second.kind).toBe('hookos');
-    await second.running.waitForLine(/^attest: PASSED/);
-    time.mark('power cycle → attest: PASSED');
+    await second.running.waitForLine(startingWith(ATTEST_LINES.passed));
+    time.mark(`power cycle → ${ATTEST_LINES.passed()}`);
 
     // fleetd starts the run in this HookOS boot; Tinkerbell renders it.
     const wf = await lab.run(NODE, 'provision', 60_000);

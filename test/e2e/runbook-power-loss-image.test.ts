@@ -12,6 +12,8 @@
  */
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { startingWith } from '../line-pattern.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
 import { narrate } from './lab/narration.js';
@@ -70,7 +72,7 @@ describe.skipIf(run.skip !== null)("power losses during a disk image's run", () 
     // A planned node attests: its run starts in this boot. The power fails once image-to-disk's
     // first run of the image reached the disk (the image's GPT header at LBA 1), with more to come.
     await lab.machine.powerOn();
-    await boot(0).running.waitForLine(/^install code written/);
+    await boot(0).running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
     const first = await lab.run(NODE, 'provision', 60_000);
     await boot(0).running.waitForLine(/tink-agent: received action image-to-disk/);
     await whenChanged("image-to-disk's first write", () => bytesOf(disk, 512, 8).equals(GPT_SIGNATURE), 300_000);

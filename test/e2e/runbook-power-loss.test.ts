@@ -14,6 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { startingWith } from '../line-pattern.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
@@ -43,7 +45,7 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
 
     // A planned worker attests: its run starts in this boot; the power fails in the middle of the wipe.
     await lab.machine.powerOn();
-    await boot(0).running.waitForLine(/^install code written/);
+    await boot(0).running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
     const first = await lab.run(NODE, 'provision', 60_000);
     await boot(0).running.waitForLine(new RegExp(`wipe: zeroed the first and last MiB of ${DISK}`));
     await lab.machine.powerLoss();
@@ -53,7 +55,7 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
     // fails again as the installer starts.
     await lab.machine.powerOn();
     expect(boot(1).kind).toBe('hookos');
-    await boot(1).running.waitForLine(/^install code written/);
+    await boot(1).running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
     await boot(1).running.waitForLine(/install: running the installer /);
     await lab.machine.powerLoss();
     expect(m.out(boot(1).number, 'wipe-disk.state')).toBe('success\n');
@@ -93,7 +95,7 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
     );
     await lab.until("Rufio's power cycle", NODE, () => lab!.machine.boots.length >= 4, 120_000);
     expect(await workflow(first.metadata.name)).toBeUndefined();
-    await boot(3).running.waitForLine(/^install code written/);
+    await boot(3).running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
     await boot(3).running.waitForLine(/tink-agent: received action reboot/);
     await lab.machine.powerLoss();
     for (const action of ['wipe-disk', 'install', 'next-boot']) expect(m.out(boot(3).number, `${action}.state`), action).toBe('success\n');

@@ -6,6 +6,8 @@
  * the run's install code.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { startingWith } from '../line-pattern.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
@@ -28,7 +30,7 @@ describe.skipIf(run.skip !== null)('a Rufio Job that cannot power the machine', 
     });
     await lab.machine.powerOn();
     const first = lab.machine.boots[0]!;
-    await first.running.waitForLine(/^attest: PASSED/);
+    await first.running.waitForLine(startingWith(ATTEST_LINES.passed));
 
     await lab.host.verifier.setDesiredAction(NODE, 'provision');
     const wf = await lab.run(NODE, 'provision', 60_000);
@@ -48,7 +50,7 @@ describe.skipIf(run.skip !== null)('a Rufio Job that cannot power the machine', 
     await lab.machine.powerOn();
     const second = lab.machine.boots[1]!;
     expect(second.kind).toBe('hookos');
-    await second.running.waitForLine(/^install code written/);
+    await second.running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
     await lab.machine.powerOff();
   }, 600_000);
 });

@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { matching } from '../line-pattern.js';
 import { bootChecked } from './boot-checked.js';
 import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
 import { Machine } from './machine.js';
@@ -35,8 +37,8 @@ describe.skipIf(run.skip !== null)('a machine whose TPM no entry approves', () =
 
     const agent = m.step(1, 'agent');
     expect(agent.rc).toBe(0);
-    expect(agent.lines.at(-1)).toMatch(/^attest: FAILED pending-approval: /);
-    expect(agent.lines).not.toContain('install code written');
+    expect(agent.lines.at(-1)).toMatch(matching(ATTEST_LINES.failed, 'pending-approval', /.+/));
+    expect(agent.lines).not.toContain(ATTEST_LINES.codeWritten());
     expect(existsSync(join(m.share, 'worker/fleet/install_code'))).toBe(false);
     expect(m.out(1, 'worker-fleet.ls')!.trim()).toBe('');
 

@@ -1,5 +1,6 @@
 import { get } from 'node:http';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { CrdServer } from '../kube/crd-server.js';
 import { Lab, type LabOptions } from './lab.js';
@@ -37,4 +38,4 @@ export function fetchConfig(url: string, code: string): Promise<number> {
 }
 
 /** The agent's console lines of an attestation that received a code. */
-export const PASSED_WITH_CODE = ['attest: PASSED', 'install code written'];
+export const PASSED_WITH_CODE = [ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { isRoot } from '../docker/lab.js';
 import type { Backend, Lab } from './lab.js';
 import { fetchConfig, labPerTest, PASSED_WITH_CODE } from './per-file.js';
@@ -68,7 +69,7 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
 
   it("2. a control plane (by its class's definition) waits in HookOS; desired_action provision power-cycles it, and its next attestation gets the code", async () => {
     const l = await start({ backend, className: 'api-edge', autoProvision: true });
-    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);
     expect(await l.machine.installCode()).toBeNull();
     await l.setDesiredAction('provision');
     const wf = await l.run();
@@ -108,7 +109,7 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
 
   it('5. a device without a BMC: the journal says once to power it on by hand, and that boot gets the code', async () => {
     const l = await start({ backend, className: 'controlplane', bmc: false });
-    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);
     await l.setDesiredAction('provision');
     const wf = await l.run();
     expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('manual');
@@ -159,7 +160,7 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
   it('8. a run that could not install never starts: a control plane whose class inputs fleetd lacks is journaled, and nothing is created or wiped', async () => {
     const l = await start({ backend, className: 'api-edge', withoutInputsOf: 'api-edge' });
     const disk = l.machine.diskHash();
-    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);
     await l.setDesiredAction('provision');
     const line = await l.until('the journal line', async () =>
       (await l.journal()).find((j) =>
@@ -177,7 +178,7 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
 
   it("9. Rufio cannot power the machine: the journal says so once, with Rufio's message and the runbook's action", async () => {
     const l = await start({ backend, className: 'controlplane' });
-    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);
     await l.setDesiredAction('provision');
     const wf = await l.run();
     const job = await l.until('the power-cycle Job', async () => (await l.jobs()).find((j) => j.metadata.name === wf.metadata.name));

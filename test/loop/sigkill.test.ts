@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { isRoot } from '../docker/lab.js';
 import type { Lab, LabOptions } from './lab.js';
 import { fetchConfig, labPerTest, PASSED_WITH_CODE } from './per-file.js';
@@ -30,7 +31,7 @@ async function soon(what: string, check: () => boolean | Promise<boolean>, timeo
 describe.skipIf(!isRoot)('fleet serve SIGKILLed and restarted', () => {
   it('in the pass that starts a run: the restart ends with the run started once, and the power-cycled boot gets its code', async () => {
     const l = await start({ className: 'api-edge', autoProvision: true });
-    expect(await l.bootAndAttest()).toEqual(['attest: PASSED']);
+    expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);
     await l.setDesiredAction('provision');
     await soon("the pass's first object", async () => (await l.workflows()).length > 0);
     await l.fleetd.kill();
@@ -74,7 +75,7 @@ describe.skipIf(!isRoot)('fleet serve SIGKILLed and restarted', () => {
     await soon('the verdict audited', () => l.fleetd.stdout.slice(seen).some((line) => line.includes('"attest.verdict"')));
     await l.fleetd.kill();
     const firstLines = await first;
-    const drawn = firstLines.includes('install code written') ? await l.machine.installCode() : null;
+    const drawn = firstLines.includes(ATTEST_LINES.codeWritten()) ? await l.machine.installCode() : null;
     const atKill = `the killed fleetd's try said: ${firstLines.join(' | ')}`;
 
     await l.restart();

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { buildLldpFrame } from '../lldp/frame.js';
@@ -43,7 +44,7 @@ describe('admission rules on a real TPM', () => {
     r.runUnderWay('provision');
     r.boot.lldp = buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: 'Port 7' });
     const out = await attest(r);
-    expect(out.lines).toEqual(['attest: PASSED']);
+    expect(out.lines).toEqual([ATTEST_LINES.passed()]);
     expect(out.code).toBeNull();
     expect(out.journal).toContain('warning: node-1 attested on port Port 7, expected Port 5');
     expect(out.install).toMatchObject({ issued: false, reason: 'no provision: node-1 attested on port Port 7, expected Port 5' });
@@ -72,7 +73,7 @@ describe('admission rules on a real TPM', () => {
   it('auto-provision: a planned worker that attests gets its code and its provision starts', async () => {
     const { r } = await approvedRig({ autoProvision: true });
     const out = await attest(r);
-    expect(out.lines).toEqual(['attest: PASSED', 'install code written']);
+    expect(out.lines).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     expect(out.code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(out.device.desiredAction).toBe('provision');
     expect(out.journal).toContain('info: node-1 is a planned worker that attested from HookOS: its provision starts');
@@ -83,15 +84,15 @@ describe('admission rules on a real TPM', () => {
   it('a control plane is admitted but waits, even with auto-provision and desired_action, until its run is under way', async () => {
     const { r, device } = await approvedRig({ autoProvision: true }, { class: 'controlplane' });
     const first = await attest(r);
-    expect(first.lines).toEqual(['attest: PASSED']);
+    expect(first.lines).toEqual([ATTEST_LINES.passed()]);
     expect(first.install).toMatchObject({ issued: false, reason: 'no provision: a control plane waits for desired_action provision' });
     await r.inventory.setDesiredAction(device, 'provision');
     r.audits.length = 0;
-    expect((await attest(r)).lines).toEqual(['attest: PASSED']);
+    expect((await attest(r)).lines).toEqual([ATTEST_LINES.passed()]);
     const run = r.runUnderWay('provision')!;
     r.audits.length = 0;
     const third = await attest(r);
-    expect(third.lines).toEqual(['attest: PASSED', 'install code written']);
+    expect(third.lines).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     expect(third.install).toMatchObject({ issued: true, run: run.name, intake: false });
     expect(r.store.installCode('node-1')).toMatchObject({ run: run.name });
   });
@@ -108,7 +109,7 @@ describe('admission rules on a real TPM', () => {
     const { r } = await approvedRig();
     const run = r.runUnderWay('retire')!;
     const out = await attest(r);
-    expect(out.lines).toEqual(['attest: PASSED', 'install code written']);
+    expect(out.lines).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     expect(out.install).toMatchObject({ issued: true, run: run.name, intake: false });
     expect(r.audits.filter((a) => a.audit === 'fleet.render')).toEqual([]);
   });

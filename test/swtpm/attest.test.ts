@@ -3,6 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readAttestedMarker } from '../../shared/worker/marker.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { buildReport, finishRequest, startRequest } from '../../agent/attest/attest-once.js';
 import { runAttestation } from '../../agent/attest/run.js';
 import { postJson } from '../../agent/attest/verifier-client.js';
@@ -84,7 +85,7 @@ describe('admission on a real TPM (swtpm)', () => {
     rig = await startRig();
     const { outcome, lines } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'pending-approval' });
-    expect(lines).toEqual(['attest: FAILED pending-approval: no EK of this machine is approved yet; approve its EKs']);
+    expect(lines).toEqual([ATTEST_LINES.failed('pending-approval', 'no EK of this machine is approved yet; approve its EKs')]);
     expect(rig.audits[0]).toMatchObject({ verdict: 'pending-approval', reason: 'no node entry names the serial SN-TEST-0001' });
     const claim = rig.store.claim(rig.boot.serial);
     const h = await hashesOf('a');
@@ -115,7 +116,7 @@ describe('admission on a real TPM (swtpm)', () => {
     const h = await hashesOf('a');
     await node(rig, Object.fromEntries(kinds.map((k) => [`approved_ek_${k}`, h[k]])));
     const { outcome, lines } = await attest(rig);
-    expect(lines).toEqual(['attest: PASSED']);
+    expect(lines).toEqual([ATTEST_LINES.passed()]);
     expect(outcome).toEqual({ kind: 'passed', installCode: false });
     const d = rig.inventory.record('node-1');
     expect(d?.verdict).toBe('attested');
@@ -141,7 +142,7 @@ describe('admission on a real TPM (swtpm)', () => {
     const h = await hashesOf('a');
     await wantProvision(rig, await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256 }));
     const { lines } = await attest(rig);
-    expect(lines).toEqual(['attest: PASSED', 'install code written']);
+    expect(lines).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     const code = await readFile(rig.installCodePath, 'utf8');
     expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect((await stat(rig.installCodePath)).mode & 0o777).toBe(0o600);
@@ -174,7 +175,7 @@ describe('admission on a real TPM (swtpm)', () => {
     await wantProvision(rig, await node(rig, { approved_ek_rsa2048: h.rsa2048, approved_ek_eccp256: h.eccp256 }));
     const { outcome, lines } = await attest(rig);
     expect(outcome).toEqual({ kind: 'failed', verdict: 'ek-missing' });
-    expect(lines[0]).toBe('attest: FAILED ek-missing: this TPM proved no EK of a kind the entry approves');
+    expect(lines[0]).toBe(ATTEST_LINES.failed('ek-missing', 'this TPM proved no EK of a kind the entry approves'));
     expect(rig.audits[0]).toMatchObject({ verdict: 'ek-missing', reason: "the TPM proved no eccp256 EK, which node-1's entry approves" });
     await expectNothingWritten(rig);
   });

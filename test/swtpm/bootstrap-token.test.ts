@@ -2,6 +2,7 @@ import { get } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { parse } from 'yaml';
 import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
@@ -54,7 +55,7 @@ describe('bootstrap tokens', () => {
   it('an admitted node gets its own token in kube-system, living FLEET_CONFIG_TTL + 4 h, and its config carries it', async () => {
     ({ rig, kube } = await admittedRig());
     const before = Date.now();
-    expect(await attest(rig)).toEqual(['attest: PASSED', 'install code written']);
+    expect(await attest(rig)).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     const secrets = kube.objects('', 'secrets', 'kube-system');
     expect(secrets).toHaveLength(1);
     const s = secrets[0] as { metadata: { name: string; labels: Record<string, string> }; type: string; data: Record<string, string> };
@@ -77,7 +78,7 @@ describe('bootstrap tokens', () => {
   it('when the token cannot be created: no code, the run cannot start, and the audit line says why', async () => {
     ({ rig, kube } = await admittedRig());
     kube.failNext(1, { verb: 'create', resource: 'secrets', status: 503 });
-    expect(await attest(rig)).toEqual(['attest: PASSED']);
+    expect(await attest(rig)).toEqual([ATTEST_LINES.passed()]);
     await expect(stat(rig.installCodePath)).rejects.toThrow(/ENOENT/);
     expect(rig.store.installCode('node-1')).toBeNull();
     expect(rig.install.configs.waiting()).toBe(0);

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { within } from '../line-pattern.js';
 
 describe('npm run demo', () => {
   it('runs the main job end to end through the CLI and the bundles, and exits 0', () => {
@@ -7,12 +9,12 @@ describe('npm run demo', () => {
     const out = `${r.stdout}${r.stderr}`;
     expect(r.status, out).toBe(0);
     const order = [
-      /attest: FAILED pending-approval: no EK of this machine is approved yet; approve its EKs/,
+      within(ATTEST_LINES.failed, 'pending-approval', 'no EK of this machine is approved yet; approve its EKs'),
       /approved_ek_rsa2048: [0-9a-f]{64}/,
       /approved_ek_eccp256: [0-9a-f]{64}/,
       /receiving scan rsa2048: [0-9a-f]{64} matches the claim/,
-      /attest: PASSED/,
-      /install code written/,
+      within(ATTEST_LINES.passed),
+      within(ATTEST_LINES.codeWritten),
       /install_code: mode 600/,
       /desired_action provision/,
       /journal │ success: demo-node-1 attested from HookOS/,

@@ -5,6 +5,11 @@ import { createInterface } from 'node:readline';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { CMDLINE_LINES, NIC_LINES, NO_ATTEMPT } from '../../agent/boot/lines.js';
+import { CLOCK_LINES } from '../../agent/clock/lines.js';
+import { LLDP_LINES } from '../../agent/lldp/lines.js';
+import { matching } from '../line-pattern.js';
 import { buildAgent } from '../../scripts/build.js';
 import { stringify } from 'yaml';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
@@ -181,14 +186,15 @@ describe('the HookOS entrypoint', () => {
     expect(code, `${out}${err}`).toBe(0);
     const lines = out.trim().split('\n');
     // SNTP runs alongside the boot NIC and the TPM work, so its line may come anywhere before the verdict.
-    const clock = lines.filter((l) => l.startsWith('clock: '));
-    expect(clock).toEqual([expect.stringMatching(/^clock: set from 127\.0\.0\.1:\d+ \(it was (3599\.9\d\d|3600\.\d{3}) s behind, stratum 2\)$/)]);
-    expect(lines.indexOf(clock[0]!)).toBeLessThan(lines.indexOf('attest: PASSED'));
-    expect(lines.filter((l) => !l.startsWith('clock: '))).toEqual([
-      `nic: ${pair.hostNic} ${mac} (by BOOTIF)`,
-      `lldp: switch usw-rack-1, port ${RIG_PORT} (node-1)`,
-      'attest: PASSED',
-      'install code written',
+    const clockSet = matching(CLOCK_LINES.set, /127\.0\.0\.1:\d+/, /3599\.9\d\d|3600\.\d{3}/, 'behind', '2');
+    const clock = lines.filter((l) => clockSet.test(l));
+    expect(clock).toHaveLength(1);
+    expect(lines.indexOf(clock[0]!)).toBeLessThan(lines.indexOf(ATTEST_LINES.passed()));
+    expect(lines.filter((l) => !clockSet.test(l))).toEqual([
+      NIC_LINES.picked(pair.hostNic, mac, 'BOOTIF'),
+      LLDP_LINES.frame('usw-rack-1', RIG_PORT, 'node-1'),
+      ATTEST_LINES.passed(),
+      ATTEST_LINES.codeWritten(),
     ]);
     expect((await readFile(join(root, 'console'), 'utf8')).trim().split('\n')).toEqual(lines);
     const [, , at] = (await readFile(join(root, 'date.args'), 'utf8')).trim().split(' ');
@@ -210,11 +216,7 @@ describe('the HookOS entrypoint', () => {
     await writeFile(join(root, 'worker/fleet/install_code'), 'stale');
     const { code, out } = await run(agentArgs(root, rig));
     expect(code).toBe(0);
-    expect(out.trim().split('\n')).toEqual([
-      'agent: the kernel command line has no fleet_attest_url: the agent cannot reach the verifier; fix the command line in hookos/',
-      'agent: the kernel command line has no fleet_ntp_server: the clock stays as the firmware set it',
-      'attest: no verdict: no verifier URL (fleet_attest_url)',
-    ]);
+    expect(out.trim().split('\n')).toEqual([CMDLINE_LINES.noAttestUrl(), CMDLINE_LINES.noNtpServer(), ATTEST_LINES.noVerdict(NO_ATTEMPT.noAttestUrl())]);
     await expect(stat(join(root, 'worker/fleet/install_code'))).rejects.toThrow(/ENOENT/);
   });
 });

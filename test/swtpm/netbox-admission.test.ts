@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { matching } from '../line-pattern.js';
 import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { AttestationService } from '../../verifier/attest/service.js';
@@ -67,7 +69,7 @@ async function setup(binding: 'a' | 'b') {
 describe('admission with NetBox on a real TPM', () => {
   it('attested: NetBox holds the verdict, the attested_* fields, the MAC object and journal entries; a code at the intake', async () => {
     const { r, f, id, attest } = await setup('a');
-    expect(await attest()).toEqual(['attest: PASSED', 'install code written']);
+    expect(await attest()).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     const cf = f.fake.device(id).custom_fields;
     expect(cf).toMatchObject({
       attest_verdict: 'attested',
@@ -92,7 +94,9 @@ describe('admission with NetBox on a real TPM', () => {
       approved_ek_hash_ecc: ekHashOfCertificate(a.ekCertEccDer),
     });
     const lines = await attest();
-    expect(lines).toEqual(["attest: FAILED ek-binding-unauthored: the approved EK binding is not the one the trusted writer wrote; read the device's journal"]);
+    expect(lines).toEqual([
+      ATTEST_LINES.failed('ek-binding-unauthored', "the approved EK binding is not the one the trusted writer wrote; read the device's journal"),
+    ]);
     const cf = f.fake.device(id).custom_fields;
     expect(cf).toMatchObject({ attest_verdict: 'ek-binding-unauthored', attested_mac: null, attested_at: null });
     const d = (await f.inventory.deviceBySerial(r.boot.serial))!;
@@ -110,10 +114,7 @@ describe('admission with NetBox on a real TPM', () => {
     const before = writes();
     f.fake.failNext(1000);
     const lines = await attest();
-    expect(lines).toEqual([
-      expect.stringMatching(/^attest: try 1 failed: 127\.0\.0\.1:\d+ answered 500$/),
-      'attest: no verdict after 1 tries; read journalctl -u fleetd on the verifier',
-    ]);
+    expect(lines).toEqual([expect.stringMatching(matching(ATTEST_LINES.tryFailed, '1', /127\.0\.0\.1:\d+ answered 500/)), ATTEST_LINES.noVerdictAfter('1')]);
     f.fake.clearFaults();
     expect(writes()).toBe(before);
     expect(await metrics.registry.getSingleMetricAsString('fleet_errors_total')).toMatch(/^fleet_errors_total\{route="\/v1\/attest\/(start|finish)"\} [1-9]/m);
@@ -122,7 +123,7 @@ describe('admission with NetBox on a real TPM', () => {
   it('ek-hash-mismatch: NetBox is not written at all', async () => {
     const { attest, writes } = await setup('b');
     const before = writes();
-    expect((await attest())[0]).toMatch(/^attest: FAILED ek-hash-mismatch/);
+    expect((await attest())[0]).toMatch(matching(ATTEST_LINES.failed, 'ek-hash-mismatch', /.*/));
     expect(writes()).toBe(before);
   });
 });

@@ -3,6 +3,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { matching } from '../line-pattern.js';
 import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { buildServer, listen } from '../../verifier/http/server.js';
@@ -87,11 +89,11 @@ describe('the verifier over HTTPS', () => {
       };
       const wrong = await attest(other.ca);
       expect(wrong.outcome.kind).toBe('no-verdict');
-      expect(wrong.lines[0]).toMatch(/^attest: try 1 failed: 127\.0\.0\.1:\d+: .*(certificate|self.signed)/i);
+      expect(wrong.lines[0]).toMatch(matching(ATTEST_LINES.tryFailed, '1', /127\.0\.0\.1:\d+: .*(?:certificate|self.signed).*/i));
       expect(rig.audits).toEqual([]);
 
       const right = await attest(mine.ca);
-      expect(right.lines).toEqual(['attest: PASSED', 'install code written']);
+      expect(right.lines).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);
     } finally {
       await app.close();
     }

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { runAttestation } from '../../agent/attest/run.js';
 import { Tpm } from '../../shared/tpm/client.js';
 
@@ -54,8 +55,8 @@ describe("the agent's tries", () => {
   it('a TPM without any EK fails every try, waits between them, and then says there is no verdict', async () => {
     const { outcome, lines, waits } = await run('http://127.0.0.1:9');
     expect(outcome).toEqual({ kind: 'no-verdict', tries: 3 });
-    expect(lines.slice(0, 3)).toEqual([1, 2, 3].map((n) => `attest: try ${n} failed: the TPM has neither an RSA-2048 nor an ECC P-256 EK`));
-    expect(lines[3]).toMatch(/^attest: no verdict after 3 tries/);
+    expect(lines.slice(0, 3)).toEqual([1, 2, 3].map((n) => ATTEST_LINES.tryFailed(String(n), 'the TPM has neither an RSA-2048 nor an ECC P-256 EK')));
+    expect(lines[3]).toBe(ATTEST_LINES.noVerdictAfter('3'));
     expect(waits).toEqual([30_000, 30_000]);
   });
 
