@@ -1,7 +1,8 @@
+import { consoleLinesPage } from './console-lines-page.js';
 import { errorsPage } from './errors-page.js';
 import type { DocPage } from './page.js';
 import { journalLinesPage } from './journal-lines-page.js';
 import { servePage } from './serve-page.js';
 
 /** Every page npm run docs writes. */
-export const PAGES: readonly DocPage[] = [errorsPage, servePage, journalLinesPage];
+export const PAGES: readonly DocPage[] = [errorsPage, servePage, journalLinesPage, consoleLinesPage];
