@@ -48,6 +48,20 @@ export const ERROR_CODES = {
     raisedBy: ['verifier'],
     meaning: 'An EK certificate the agent sent is not an X.509 certificate: fleetd refuses the attestation as ek-cert-mismatch.',
   },
+  'ek-cert-malformed': {
+    raisedBy: ['cli'],
+    meaning:
+      'An EK certificate (DER or PEM, plain or after the TCG NV header, with any padding) does not decode: cut off, a length that runs past its end, a partial NV certificate, or TCG fields that are not as the EK Credential Profile writes them.',
+  },
+  'ek-roots-invalid': {
+    raisedBy: ['cli'],
+    meaning:
+      'A file in the --roots directory is not an X.509 certificate (PEM or DER), or the directory holds none: keep only the EK CA certificates there, roots and intermediates.',
+  },
+  'ek-roots-unreadable': {
+    raisedBy: ['cli'],
+    meaning: 'fleet ek-cert cannot read the --roots directory or a file in it: check the path and its permissions.',
+  },
   'ek-unusable': {
     raisedBy: ['verifier'],
     meaning:

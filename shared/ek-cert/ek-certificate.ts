@@ -1,0 +1,36 @@
+import { ekHashOfSpki } from '../ek/hash.js';
+import { parseX509, type X509 } from './certificate.js';
+import { certifiedKey } from './public-key.js';
+import { type SecurityAssertions, securityAssertions } from './security-assertions.js';
+import { type StoredForm, unwrapStored } from './stored.js';
+import { type TpmNames, tpmNames } from './tpm-names.js';
+import { type TpmSpec, tpmSpec } from './tpm-spec.js';
+
+/** An EK certificate read: the X.509 parts, the key it certifies and its EK hash, and what it says of the TPM. */
+export interface EkCertificate {
+  stored: StoredForm;
+  cert: X509;
+  /** RSA-2048, ECC P-256, ... */
+  key: string;
+  /** The EK hash of the certified key, computed as for the TPM's own EK (shared/ek/hash.ts): equal when the certificate is the TPM's. */
+  ekHash: string;
+  tpm: TpmNames;
+  spec: TpmSpec | null;
+  assertions: SecurityAssertions | null;
+}
+
+/** Reads an EK certificate as a TPM's NV index or a file holds it (see unwrapStored); bad input is ek-cert-malformed. */
+export function parseEkCertificate(bytes: Uint8Array): EkCertificate {
+  const { der, form } = unwrapStored(bytes);
+  const cert = parseX509(der);
+  const { key, description } = certifiedKey(cert.spki, cert.spkiDer);
+  return {
+    stored: form,
+    cert,
+    key: description,
+    ekHash: ekHashOfSpki(new Uint8Array(key.export({ type: 'spki', format: 'der' }))),
+    tpm: tpmNames(cert),
+    spec: tpmSpec(cert),
+    assertions: securityAssertions(cert),
+  };
+}
