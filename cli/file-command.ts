@@ -9,21 +9,30 @@ export interface Report {
 }
 
 /** The decoding commands, each with the code of a file it cannot read. */
-const UNREADABLE = { eventlog: 'eventlog-unreadable', lldp: 'lldp-unreadable' } as const satisfies Record<string, ErrorCode>;
+const UNREADABLE = { eventlog: 'eventlog-unreadable', lldp: 'lldp-unreadable', 'ek-cert': 'ek-cert-unreadable' } as const satisfies Record<string, ErrorCode>;
+
+/** A command's options that take a value (`--roots DIR`): each name with the word its usage shows. */
+export type ValueOptions = Record<string, string>;
 
 /**
- * `fleet <name> [--json] FILE` for the commands that decode a file (eventlog, lldp): reads it,
- * hands the bytes to `decode`, prints the report. A typed error is one line on stderr naming the
- * file and the code, exit 1; bad arguments print the usage, exit 2. Never a stack trace for bad input.
+ * `fleet <name> [--json] FILE [--option VALUE]` for the commands that decode a file (eventlog,
+ * lldp, ek-cert): reads it, hands the bytes and the options given to `decode`, prints the report.
+ * A typed error is one line on stderr naming the file and the code, exit 1; bad arguments print
+ * the usage, exit 2. Never a stack trace for bad input.
  */
-export async function runFileCommand(name: keyof typeof UNREADABLE, args: string[], decode: (bytes: Buffer) => Report): Promise<number> {
-  const json = args.includes('--json');
-  const rest = args.filter((a) => a !== '--json');
-  if (rest.length !== 1 || rest[0]!.startsWith('-')) {
-    process.stderr.write(`usage: fleet ${name} [--json] FILE\n`);
+export async function runFileCommand<O extends ValueOptions>(
+  name: keyof typeof UNREADABLE,
+  args: string[],
+  decode: (bytes: Buffer, options: Partial<Record<keyof O, string>>) => Report | Promise<Report>,
+  valueOptions?: O,
+): Promise<number> {
+  const parsed = parse(args, valueOptions ?? {});
+  if (!parsed) {
+    const shown = Object.entries(valueOptions ?? {}).map(([option, word]) => ` [--${option} ${word}]`);
+    process.stderr.write(`usage: fleet ${name} [--json] FILE${shown.join('')}\n`);
     return 2;
   }
-  const file = rest[0]!;
+  const { json, file, options } = parsed;
   try {
     let bytes: Buffer;
     try {
@@ -31,7 +40,7 @@ export async function runFileCommand(name: keyof typeof UNREADABLE, args: string
     } catch (err) {
       throw new FleetError(UNREADABLE[name], `cannot read: ${errorMessage(err)}`);
     }
-    const report = decode(bytes);
+    const report = await decode(bytes, options as Partial<Record<keyof O, string>>);
     process.stdout.write(json ? `${JSON.stringify(report.json)}\n` : report.text);
     return 0;
   } catch (err) {
@@ -39,4 +48,23 @@ export async function runFileCommand(name: keyof typeof UNREADABLE, args: string
     process.stderr.write(`fleet ${name}: ${file}: ${err.message.replace(/\s*\n\s*/g, ' ')} [${err.code}]\n`);
     return 1;
   }
+}
+
+/** --json, one FILE, and each value option at most once with its value; null for anything else. */
+function parse(args: string[], valueOptions: ValueOptions): { json: boolean; file: string; options: Record<string, string> } | null {
+  let json = false;
+  const files: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const option = a.startsWith('--') ? a.slice(2) : null;
+    if (a === '--json') json = true;
+    else if (option !== null && Object.hasOwn(valueOptions, option)) {
+      const v = args[++i];
+      if (v === undefined || Object.hasOwn(options, option)) return null;
+      options[option] = v;
+    } else if (a.startsWith('-')) return null;
+    else files.push(a);
+  }
+  return files.length === 1 ? { json, file: files[0]!, options } : null;
 }

@@ -27,6 +27,10 @@ const COMMANDS: Record<string, Command> = {
   },
   eventlog: { summary: 'decode a TCG event log and replay it: fleet eventlog [--json] FILE', load: () => import('./commands/eventlog.js') },
   lldp: { summary: 'decode the LLDP frames of a pcap or raw frame file: fleet lldp [--json] FILE', load: () => import('./commands/lldp.js') },
+  'ek-cert': {
+    summary: 'read an EK certificate (DER, PEM or as TPM NV holds it) and check its chain: fleet ek-cert [--json] FILE [--roots DIR]',
+    load: () => import('./commands/ek-cert.js'),
+  },
   hookos: {
     summary: 'write the HookOS command line, iPXE menu and Hardware script: fleet hookos generate --config FILE --out DIR [--set NAME=VALUE]',
     load: () => import('./commands/hookos.js'),

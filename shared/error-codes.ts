@@ -53,6 +53,10 @@ export const ERROR_CODES = {
     meaning:
       'An EK certificate (DER or PEM, plain or after the TCG NV header, with any padding) does not decode: cut off, a length that runs past its end, a partial NV certificate, or TCG fields that are not as the EK Credential Profile writes them.',
   },
+  'ek-cert-unreadable': {
+    raisedBy: ['cli'],
+    meaning: 'fleet ek-cert cannot read the file it was given: check the path and its permissions.',
+  },
   'ek-roots-invalid': {
     raisedBy: ['cli'],
     meaning:
