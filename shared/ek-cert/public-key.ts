@@ -5,7 +5,7 @@ import type { SubjectPublicKeyInfo } from '@peculiar/asn1-x509';
 import { errorMessage, ParseError } from '../errors.js';
 
 /** A certificate's public key, whatever algorithm identifier it was stored under, and what it is in words. */
-export interface CertifiedKey {
+interface CertifiedKey {
   key: KeyObject;
   /** RSA-2048, ECC P-256, ... */
   description: string;

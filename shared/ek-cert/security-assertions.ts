@@ -3,9 +3,9 @@ import type { X509 } from './certificate.js';
 import { children, readTlv, smallInt, TAG, type Tlv, value } from './der.js';
 import { directoryAttribute } from './directory-attributes.js';
 
-export const EK_GENERATION_TYPES = ['internal', 'injected', 'internal-revocable', 'injected-revocable'] as const;
-export const GENERATION_LOCATIONS = ['tpm-manufacturer', 'platform-manufacturer', 'ek-cert-signer'] as const;
-export const EVALUATION_STATUSES = ['designed-to-meet', 'evaluation-in-progress', 'evaluation-completed'] as const;
+const EK_GENERATION_TYPES = ['internal', 'injected', 'internal-revocable', 'injected-revocable'] as const;
+const GENERATION_LOCATIONS = ['tpm-manufacturer', 'platform-manufacturer', 'ek-cert-signer'] as const;
+const EVALUATION_STATUSES = ['designed-to-meet', 'evaluation-in-progress', 'evaluation-completed'] as const;
 
 /** What the TPM's maker asserts about it (TCG EK Credential Profile, TPMSecurityAssertions). */
 export interface SecurityAssertions {
@@ -21,7 +21,7 @@ export interface SecurityAssertions {
   iso9000Uri: string | null;
 }
 
-export const TPM_SECURITY_ASSERTIONS = '2.23.133.2.18';
+const TPM_SECURITY_ASSERTIONS = '2.23.133.2.18';
 
 const malformed = (what: string, at?: number) => new ParseError('ek-cert-malformed', `the TPMSecurityAssertions attribute: ${what}`, at);
 

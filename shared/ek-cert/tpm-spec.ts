@@ -12,7 +12,7 @@ export interface TpmSpec {
   revision: number;
 }
 
-export const TPM_SPECIFICATION = '2.23.133.2.16';
+const TPM_SPECIFICATION = '2.23.133.2.16';
 
 export function tpmSpec(cert: X509): TpmSpec | null {
   const der = directoryAttribute(cert, TPM_SPECIFICATION);
