@@ -60,7 +60,7 @@ async function run(journald: PrivateJournald, program: string, rate: number | un
   const receiver: SyslogReceiver = await startSyslogReceiver({
     listen: { host: '127.0.0.1', port: 0 },
     journal: JournalSocket.open(journald.socketPath),
-    metrics,
+    metrics: metrics.syslog,
     audit: () => undefined,
   });
   const value = async (c: { get(): Promise<{ values: Array<{ value: number; labels: Record<string, unknown> }> }> }, label?: string) =>
@@ -74,13 +74,13 @@ async function run(journald: PrivateJournald, program: string, rate: number | un
     });
     let accounted = 0;
     await waitUntil(
-      async () => (accounted = (await value(metrics.syslogReceived)) + receiver.kernelDrops()) >= COUNT,
+      async () => (accounted = (await value(metrics.syslog.received)) + receiver.kernelDrops()) >= COUNT,
       30_000,
       () => `the receiver accounts for ${accounted} of ${COUNT} datagrams (received plus the kernel's drops)`,
     );
     await receiver.idle();
     const totalMs = performance.now() - start;
-    const written = await value(metrics.syslogWritten);
+    const written = await value(metrics.syslog.written);
     // journald may still be reading what its socket took.
     let inJournal = 0;
     await waitUntil(
@@ -93,9 +93,9 @@ async function run(journald: PrivateJournald, program: string, rate: number | un
       sendMs,
       totalMs,
       inJournal,
-      received: await value(metrics.syslogReceived),
+      received: await value(metrics.syslog.received),
       kernelDrops: receiver.kernelDrops(),
-      queueDrops: await value(metrics.syslogDropped, 'queue-full'),
+      queueDrops: await value(metrics.syslog.dropped, 'queue-full'),
     };
   } finally {
     await receiver.close();

@@ -15,6 +15,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'run the verifier: fleet serve --nodes FILE --state DIR [--listen HOST:PORT] [--cert F --key F]',
     load: () => import('./commands/serve.js'),
   },
+  syslog: {
+    summary: "receive HookOS's syslog into the journal, apart from fleet serve: fleet syslog [--listen HOST:PORT] [--metrics-listen HOST:PORT]",
+    load: () => import('./commands/syslog.js'),
+  },
   agent: { summary: 'attest this machine once: fleet agent --url URL [--tpm SPEC] [--ca FILE] ...', load: () => import('./commands/agent.js') },
   attest: { summary: 'print the EK binding lines of a waiting claim: fleet attest approve SERIAL --state DIR', load: () => import('./commands/attest.js') },
   inventory: {

@@ -11,8 +11,8 @@ import { TSX } from './tsx.js';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 
-export interface FleetServe {
-  url: string;
+/** A fleet command running as a child process, once it said it is ready. */
+export interface FleetProcess {
   pid: number;
   /** Its stdout lines: the audit, one JSON object a line. */
   stdout: string[];
@@ -24,6 +24,10 @@ export interface FleetServe {
   kill(): Promise<void>;
 }
 
+export interface FleetServe extends FleetProcess {
+  url: string;
+}
+
 export interface FleetServeOptions {
   env?: NodeJS.ProcessEnv;
   startTimeoutMs?: number;
@@ -32,8 +36,17 @@ export interface FleetServeOptions {
 }
 
 export async function startFleetServe(args: string[], opts: FleetServeOptions = {}): Promise<FleetServe> {
+  const { said, ...rest } = await startFleet('serve', args, /listening on (\S+)/, opts);
+  return { url: said, ...rest };
+}
+
+/**
+ * `fleet COMMAND ARGS` as a child process: ready once a line on stderr matches `ready`, whose
+ * first group it answers as `said`.
+ */
+export async function startFleet(command: string, args: string[], ready: RegExp, opts: FleetServeOptions = {}): Promise<FleetProcess & { said: string }> {
   const [cmd, ...entry] = opts.bundle ? [process.execPath, opts.bundle] : [...TSX, 'cli/fleet.ts'];
-  const child = spawn(cmd!, [...entry, 'serve', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+  const child = spawn(cmd!, [...entry, command, ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
   const unregister = atExit(() => child.kill('SIGKILL'));
   // A pipe reset as fleetd dies is no failure of the test: its exit code is what stop() answers.
   for (const s of [child.stdout, child.stderr]) s.on('error', () => undefined);
@@ -56,17 +69,17 @@ export async function startFleetServe(args: string[], opts: FleetServeOptions = 
     return code;
   };
   try {
-    const url = await new Promise<string>((resolve, reject) => {
+    const said = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stderr })
         .on('error', () => undefined)
         .on('line', (l) => {
           lines.push(l);
-          const m = /listening on (\S+)/.exec(l);
+          const m = ready.exec(l);
           if (m) resolve(m[1]!);
         });
-      void closed.then((code) => reject(new Error(`fleet serve exited ${code}:\n${lines.join('\n')}`)));
+      void closed.then((code) => reject(new Error(`fleet ${command} exited ${code}:\n${lines.join('\n')}`)));
       setTimeout(
-        () => reject(new Error(`fleet serve did not listen within ${opts.startTimeoutMs ?? 30_000} ms:\n${lines.join('\n')}`)),
+        () => reject(new Error(`fleet ${command} was not ready within ${opts.startTimeoutMs ?? 30_000} ms:\n${lines.join('\n')}`)),
         opts.startTimeoutMs ?? 30_000,
       ).unref();
     });
@@ -75,7 +88,7 @@ export async function startFleetServe(args: string[], opts: FleetServeOptions = 
       await closed;
       unregister();
     };
-    return { url, pid: child.pid!, stdout, lines, stop, kill };
+    return { said, pid: child.pid!, stdout, lines, stop, kill };
   } catch (err) {
     await stop();
     throw err;

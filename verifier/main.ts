@@ -4,7 +4,7 @@ import { AttestationService } from './attest/service.js';
 import { SessionStore } from './attest/session-store.js';
 import { createAudit } from './audit.js';
 import { buildServer, DOC_PATHS, listen } from './http/server.js';
-import { parseServeConfig, type InstallConfig, type ReconcilerConfig } from './config/serve-config.js';
+import { parseServeConfig, type InstallConfig, type ReconcilerConfig, type ServeConfig } from './config/serve-config.js';
 import { serveUsage } from './config/serve-options.js';
 import { openInventory } from './inventory/open.js';
 import { openDatabase } from './state/database.js';
@@ -22,6 +22,7 @@ import { Controller } from './reconcile/controller.js';
 import { LeaderLease } from './reconcile/lease.js';
 import { KubeRuns } from './reconcile/open-run.js';
 import { Reconciler } from './reconcile/reconciler.js';
+import { Parts, untilStopped } from './parts.js';
 import { startSyslog } from './syslog/serve-receiver.js';
 
 /** `fleet serve`: runs the verifier until SIGTERM or SIGINT. */
@@ -32,8 +33,25 @@ export async function serve(args: string[], onListening: (url: string) => void =
     return 0;
   }
 
-  const db = openDatabase(cfg.stateDir);
-  const inventory = await openInventory(cfg.inventory, db);
+  const parts = new Parts();
+  try {
+    await start(cfg, parts, onListening);
+    await untilStopped();
+  } finally {
+    await parts.stopAll();
+  }
+  return 0;
+}
+
+/**
+ * fleetd's parts, each registered as it starts: state, inventory, HTTP, the reconciler (after
+ * listen: the URLs a run carries may default to where fleetd listens), the syslog receiver and
+ * the certificate watch. They stop in the reverse order, so the Lease is released and the
+ * inventory closed after the last request was answered.
+ */
+async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) => void): Promise<void> {
+  const db = parts.add('state', openDatabase(cfg.stateDir), (d) => d.close());
+  const inventory = parts.add('inventory', await openInventory(cfg.inventory, db), (i) => i.close());
   const store = new LocalStore(db);
   const audit = createAudit();
   const metrics = new Metrics();
@@ -63,37 +81,23 @@ export async function serve(args: string[], onListening: (url: string) => void =
   const files = cfg.http.tls;
   const tls = files ? loadTls(files) : undefined;
   const app = buildServer({ service, installs, metrics, metricsFrom: cfg.http.metricsFrom, ...(tls ? { tls } : {}), logger: { level: cfg.http.logLevel } });
-  const url = await listen(app, cfg.http.listen, !!tls);
-  const urls = documentUrls(cfg.install, url);
-  // After listen: the URLs a run carries may default to where fleetd listens.
-  if (kube && cfg.reconcile) controller = startReconciler(cfg.reconcile, urls, kube, inventory, store, installs, audit, metrics);
-  // A receiver that cannot start stops fleetd, and an open HTTP server would keep it alive.
-  const syslog = await startSyslog(cfg.syslog, metrics, audit).catch(async (err: unknown) => {
-    await app.close();
-    throw err;
-  });
-  onListening(url);
-  let unwatch = (): void => undefined;
+  const url = parts.add('http', await listen(app, cfg.http.listen, !!tls), () => app.close());
+  if (kube && cfg.reconcile) {
+    const started = startReconciler(cfg.reconcile, documentUrls(cfg.install, url), kube, inventory, store, installs, audit, metrics);
+    controller = parts.add('reconciler', started, (c) => c.stop());
+  }
+  parts.add('syslog', await startSyslog(cfg.syslog, metrics.syslog, audit), (r) => r?.close());
   if (files && tls) {
     metrics.setCertificate(tls.notAfter);
-    unwatch = watchTls(
+    const unwatch = watchTls(
       app.server as unknown as TlsServer,
       files,
       (notAfter) => metrics.setCertificate(notAfter),
       (message) => audit('fleet.tls', { outcome: 'kept', reason: message }),
     );
+    parts.add('certificate watch', unwatch, (u) => u());
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => void app.close().then(() => resolve());
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
-  unwatch();
-  await syslog?.close();
-  await controller?.stop();
-  await inventory.close();
-  db.close();
-  return 0;
+  onListening(url);
 }
 
 /** Where a run's node fetches its config or seed: as given, or under fleetd's own base URL. */

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { SyslogMetrics } from './syslog/syslog-metrics.js';
 
 /**
  * fleetd's Prometheus metrics. Labels carry node names, verdicts and outcomes, never a code, a
@@ -70,36 +71,7 @@ export class Metrics {
     registers: [this.registry],
   });
   readonly reconcileWrites = new Counter({ name: 'fleet_reconcile_writes_total', help: 'Writes made by reconcile passes', registers: [this.registry] });
-  readonly syslogReceived = new Counter({ name: 'fleet_syslog_received_total', help: 'HookOS syslog datagrams received', registers: [this.registry] });
-  readonly syslogWritten = new Counter({ name: 'fleet_syslog_written_total', help: 'HookOS syslog messages journald took', registers: [this.registry] });
-  readonly syslogMalformed = new Counter({
-    name: 'fleet_syslog_malformed_total',
-    help: 'HookOS syslog messages written whole though they broke their format, by how',
-    labelNames: ['anomaly'],
-    registers: [this.registry],
-  });
-  private syslog: { kernelDrops(): number; queuedBytes(): number } | undefined;
-  private kernelDropsCounted = 0;
-  readonly syslogDropped = new Counter({
-    name: 'fleet_syslog_dropped_total',
-    help: 'HookOS syslog messages lost, by reason (receive-buffer: by the kernel, before fleetd read them)',
-    labelNames: ['reason'],
-    registers: [this.registry],
-    // The kernel keeps its own count: read when scraped.
-    collect: () => {
-      const drops = this.syslog?.kernelDrops() ?? 0;
-      if (drops > this.kernelDropsCounted) this.syslogDropped.inc({ reason: 'receive-buffer' }, drops - this.kernelDropsCounted);
-      this.kernelDropsCounted = Math.max(drops, this.kernelDropsCounted);
-    },
-  });
-  readonly syslogQueueBytes = new Gauge({
-    name: 'fleet_syslog_queue_bytes',
-    help: 'HookOS syslog entries waiting for journald, in bytes',
-    registers: [this.registry],
-    collect: () => {
-      this.syslogQueueBytes.set(this.syslog?.queuedBytes() ?? 0);
-    },
-  });
+  readonly syslog = new SyslogMetrics(this.registry);
   private notAfter: Date | undefined;
   readonly certificateExpiry = new Gauge({
     name: 'fleet_enrollment_certificate_expiry_seconds',
@@ -118,11 +90,6 @@ export class Metrics {
   /** The certificate fleetd serves now. */
   setCertificate(notAfter: Date): void {
     this.notAfter = notAfter;
-  }
-
-  /** The syslog receiver's kernel drop count and queue, read when scraped. */
-  watchSyslog(source: { kernelDrops(): number; queuedBytes(): number }): void {
-    this.syslog = source;
   }
 
   /** Makes the node's alert series exist at 0 before anything can happen to it. */

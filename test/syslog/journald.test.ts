@@ -1,6 +1,7 @@
 /**
  * The must-show: real senders → the receiver → a real (private) systemd-journald, checked with
- * `journalctl -o json`; and the same through `fleet serve --syslog-listen --journal-socket`.
+ * `journalctl -o json`; and the same through `fleet serve --syslog-listen --journal-socket`, and
+ * through `fleet syslog` run apart from a `fleet serve --syslog-listen off`.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics } from '../../verifier/metrics.js';
 import { JournalSocket } from '../../verifier/syslog/journal-socket.js';
 import { startSyslogReceiver } from '../../verifier/syslog/receiver.js';
-import { startFleetServe } from '../fleet-serve.js';
+import { freePort } from '../daemon.js';
+import { startFleet, startFleetServe } from '../fleet-serve.js';
 import { nodesYaml } from '../inventory/nodes-yaml.js';
 import { startPrivateJournald, type PrivateJournald } from './journald.js';
 import { BUSYBOX_LINES, busyboxRemote, logger } from './senders.js';
@@ -39,7 +41,7 @@ describe('HookOS syslog into a real journald', () => {
     const receiver = await startSyslogReceiver({
       listen: { host: '127.0.0.1', port: 0 },
       journal: JournalSocket.open(journald.socketPath),
-      metrics: new Metrics(),
+      metrics: new Metrics().syslog,
       audit: () => undefined,
     });
     const query = ['-t', 'hookos', 'HOOKOS_HOST=127.0.0.1'];
@@ -100,6 +102,47 @@ describe('HookOS syslog into a real journald', () => {
       expect(metrics).toMatch(/^fleet_syslog_queue_bytes 0$/m);
       expect(await fleetd.stop()).toBe(0);
     } finally {
+      await fleetd.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fleet syslog apart from fleet serve --syslog-listen off: the entries, and only the receiver's counters on its own /metrics", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fleet-syslog-apart-'));
+    await writeFile(join(dir, 'nodes.yaml'), nodesYaml([]));
+    const metricsPort = await freePort();
+    const receiver = await startFleet(
+      'syslog',
+      ['--listen', '127.0.0.1:0', '--journal-socket', journald.socketPath, '--metrics-listen', `127.0.0.1:${metricsPort}`],
+      /receiving on udp port (\d+)/,
+    );
+    const fleetd = await startFleetServe([
+      '--nodes',
+      join(dir, 'nodes.yaml'),
+      '--state',
+      join(dir, 'state'),
+      '--listen',
+      '127.0.0.1:0',
+      '--syslog-listen',
+      'off',
+    ]);
+    try {
+      const audits = (p: { stdout: string[] }) => p.stdout.filter((l) => l.startsWith('{')).map((l) => (JSON.parse(l) as { audit: string }).audit);
+      expect(audits(fleetd)).not.toContain('syslog.listening');
+      expect(audits(receiver)).toContain('syslog.listening');
+
+      await logger('127.0.0.1', Number(receiver.said), ['--rfc3164', '-t', 'apart-check'], 'through fleet syslog');
+      const [entry] = await journalHolds(1, 'HOOKOS_PROGRAM=apart-check');
+      expect(entry).toMatchObject({ MESSAGE: 'through fleet syslog', SYSLOG_IDENTIFIER: 'hookos', HOOKOS_HOST: '127.0.0.1' });
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      expect(metrics).toMatch(/^fleet_syslog_received_total 1$/m);
+      expect(metrics).toMatch(/^fleet_syslog_written_total 1$/m);
+      // Nothing of fleetd's: an alert on an expired certificate or a missing config never reads this job.
+      expect(metrics).not.toMatch(/^fleet_(attest|enrollment|install|reconcile)_/m);
+      expect(await receiver.stop()).toBe(0);
+      expect(await fleetd.stop()).toBe(0);
+    } finally {
+      await receiver.stop();
       await fleetd.stop();
       await rm(dir, { recursive: true, force: true });
     }

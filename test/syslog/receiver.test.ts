@@ -31,7 +31,7 @@ async function rig(host = '127.0.0.1', opts: Partial<SyslogReceiverOptions> = {}
   const receiver = await startSyslogReceiver({
     listen: { host, port: 0 },
     journal: JournalSocket.open(journal.path),
-    metrics,
+    metrics: metrics.syslog,
     audit: (e, f) => audits.push([e, f]),
     ...opts,
   });
@@ -157,7 +157,12 @@ describe('the syslog receiver', () => {
   it('journald stalls: the receiver keeps reading, queues, and delivers everything once journald reads', async () => {
     const { path, release, slow } = await slowJournal();
     const metrics = new Metrics();
-    const receiver = await startSyslogReceiver({ listen: { host: '127.0.0.1', port: 0 }, journal: JournalSocket.open(path), metrics, audit: () => undefined });
+    const receiver = await startSyslogReceiver({
+      listen: { host: '127.0.0.1', port: 0 },
+      journal: JournalSocket.open(path),
+      metrics: metrics.syslog,
+      audit: () => undefined,
+    });
     cleanups.push(() => receiver.close());
     const n = 2000;
     await sendRaw(
@@ -186,7 +191,7 @@ describe('the syslog receiver', () => {
     const receiver = await startSyslogReceiver({
       listen: { host: '127.0.0.1', port: 0 },
       journal: JournalSocket.open(path),
-      metrics,
+      metrics: metrics.syslog,
       audit: () => undefined,
       maxQueueBytes: 20_000,
     });
@@ -244,7 +249,7 @@ describe('the syslog receiver', () => {
     const err = await startSyslogReceiver({
       listen: { host: '127.0.0.1', port: receiver.port },
       journal: JournalSocket.open(journal.path),
-      metrics: new Metrics(),
+      metrics: new Metrics().syslog,
       audit: () => undefined,
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FleetError);

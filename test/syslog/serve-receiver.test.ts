@@ -40,7 +40,7 @@ async function start(cfg: SyslogConfig) {
   const warnings: string[] = [];
   const receiver = await startSyslog(
     cfg,
-    new Metrics(),
+    new Metrics().syslog,
     (e, f) => audits.push([e, f]),
     (l) => warnings.push(l),
   );

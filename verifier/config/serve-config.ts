@@ -3,10 +3,10 @@
  * every usage error is raised here, before fleetd opens or binds anything, and no part reads a
  * flag name.
  */
-import { parseArgs } from 'node:util';
 import { FleetError } from '../../shared/errors.js';
 import { parseListenAddress, type ListenAddress } from '../http/listen-address.js';
-import { parseArgsOptions, SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
+import { readOptions } from './options.js';
+import { SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
 
 export type InventoryConfig =
   | { kind: 'embedded'; nodesFile: string; nodeNetwork: string | undefined }
@@ -62,29 +62,9 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** The config, or `help` when --help was asked for. */
 export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeConfig | 'help' {
-  const { values } = parseArgs({ args, options: parseArgsOptions(), strict: true });
-  const given = values as Partial<Record<ServeOptionName, string | boolean>>;
-  if (given.help) return 'help';
-  const str = (name: ServeOptionName): string | undefined => {
-    const v = given[name];
-    return typeof v === 'string' ? v : undefined;
-  };
-  /** Given, else its environment variable, else its default. */
-  const value = (name: ServeOptionName): string | undefined => {
-    const o = SERVE_OPTIONS.find((x) => x.name === name) as { env?: string; default?: string } | undefined;
-    return str(name) ?? (o?.env ? env[o.env] : undefined) ?? o?.default;
-  };
-  /** An option --help states a default for: its value is never missing. */
-  const defaulted = (name: ServeOptionName): string => {
-    const v = value(name);
-    if (v === undefined) throw new Error(`fleet serve's option --${name} has no default`);
-    return v;
-  };
-  const seconds = (name: ServeOptionName): number => {
-    const n = Number(value(name));
-    if (!(n > 0)) throw new FleetError('usage', `--${name} must be a positive number of seconds`);
-    return n;
-  };
+  const o = readOptions(SERVE_OPTIONS, args, env);
+  if (o === 'help') return 'help';
+  const { given: str, defaulted, seconds } = o;
 
   const stateDir = str('state');
   if (!stateDir) throw new FleetError('usage', `--state is required\n${serveUsage()}`);
@@ -124,7 +104,7 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
     },
     reconcile,
     install: {
-      autoProvision: given['auto-provision'] === true,
+      autoProvision: o.flag('auto-provision'),
       configTtlMs: seconds('config-ttl') * 1000,
       classInputsDir: str('class-inputs'),
       targetKubeconfig: str('target-kubeconfig'),

@@ -1,19 +1,9 @@
 /**
- * `fleet serve`'s options, each defined once: parseArgs reads them, `fleet serve --help` and
- * docs/reference/serve.md print them (npm run docs), and serve-config.ts turns what was given into
- * the typed config the parts get. A default here is the value an operator reads in --help.
+ * `fleet serve`'s options (options.ts): `fleet serve --help` and docs/reference/serve.md print
+ * them, and serve-config.ts turns what was given into the typed config the parts get.
  */
-import { DEFAULT_JOURNAL_SOCKET } from '../syslog/journal-socket.js';
-
-export interface ServeOption {
-  name: string;
-  /** What its value is, as --help shows it; none for a switch. */
-  value?: string;
-  default?: string;
-  /** An environment variable read when the option is not given. */
-  env?: string;
-  help: string;
-}
+import { type OptionDef, optionsUsage } from './options.js';
+import { DEFAULT_SYSLOG_LISTEN, JOURNAL_SOCKET_OPTION, SYSLOG_LISTEN_HELP } from './syslog-options.js';
 
 /** In --help's order: what fleetd keeps, whom it asks, how it answers, what it drives, what it serves, what it hears. */
 export const SERVE_OPTIONS = [
@@ -66,31 +56,17 @@ export const SERVE_OPTIONS = [
   {
     name: 'syslog-listen',
     value: 'HOST:PORT|off',
-    default: '0.0.0.0:514',
-    help: "receive HookOS's syslog over UDP into the journal ([::]:514 for IPv4 and IPv6; off: no receiver)",
+    default: DEFAULT_SYSLOG_LISTEN,
+    help: `${SYSLOG_LISTEN_HELP} (off: no receiver, as when fleet syslog runs it apart)`,
   },
-  { name: 'journal-socket', value: 'PATH', default: DEFAULT_JOURNAL_SOCKET, help: "journald's native socket" },
+  JOURNAL_SOCKET_OPTION,
   { name: 'help', help: 'print this and exit' },
-] as const satisfies readonly ServeOption[];
+] as const satisfies readonly OptionDef[];
 
 export type ServeOptionName = (typeof SERVE_OPTIONS)[number]['name'];
 
-/** parseArgs' options: a value option is a string (its default applied later, by serve-config.ts), a switch a boolean. */
-export function parseArgsOptions(): Record<ServeOptionName, { type: 'string' | 'boolean' }> {
-  return Object.fromEntries(SERVE_OPTIONS.map((o) => [o.name, { type: 'value' in o ? 'string' : 'boolean' }])) as Record<
-    ServeOptionName,
-    { type: 'string' | 'boolean' }
-  >;
-}
+export const SERVE_SYNOPSIS = 'fleet serve --state DIR (--nodes FILE | --netbox-url URL ...) [options]';
+export const SERVE_NOTES = ['FLEET_LOG_LEVEL: the request log (default warn)'];
 
 /** `fleet serve --help`. */
-export function serveUsage(): string {
-  const lines = SERVE_OPTIONS.map((o: ServeOption) => {
-    const flag = `  --${o.name}${o.value ? ` ${o.value}` : ''}`;
-    const extra = [o.default !== undefined ? `default ${o.default}` : '', o.env ? `or ${o.env}` : ''].filter(Boolean).join('; ');
-    return `${flag}\n      ${o.help}${extra ? ` (${extra})` : ''}`;
-  });
-  return ['usage: fleet serve --state DIR (--nodes FILE | --netbox-url URL ...) [options]', ...lines, '  FLEET_LOG_LEVEL: the request log (default warn)'].join(
-    '\n',
-  );
-}
+export const serveUsage = (): string => optionsUsage(SERVE_SYNOPSIS, SERVE_OPTIONS, SERVE_NOTES);

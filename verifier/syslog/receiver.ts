@@ -8,7 +8,7 @@ import { createSocket } from 'node:dgram';
 import { FleetError, errorMessage } from '../../shared/errors.js';
 import type { Audit } from '../audit.js';
 import type { ListenAddress } from '../http/listen-address.js';
-import type { Metrics } from '../metrics.js';
+import type { SyslogMetrics } from './syslog-metrics.js';
 import { MAX_MESSAGE_BYTES, hookosEntry } from './hookos-entry.js';
 import { JournalQueue } from './journal-queue.js';
 import type { JournalSink } from './journal-socket.js';
@@ -19,7 +19,7 @@ import { peerAddress } from '../../shared/net/peer-address.js';
 export interface SyslogReceiverOptions {
   listen: ListenAddress;
   journal: JournalSink;
-  metrics: Metrics;
+  metrics: SyslogMetrics;
   audit: Audit;
   /**
    * SO_RCVBUF asked for (default 8 MiB; Linux's default holds ~256 datagrams). The kernel caps it
@@ -47,19 +47,19 @@ export async function startSyslogReceiver(opts: SyslogReceiverOptions): Promise<
   const maxMessageBytes = opts.maxMessageBytes ?? MAX_MESSAGE_BYTES;
   const queue = new JournalQueue(opts.journal, {
     maxBytes: opts.maxQueueBytes ?? 16 * 1024 * 1024,
-    onWritten: () => metrics.syslogWritten.inc(),
-    onDropped: (reason) => metrics.syslogDropped.inc({ reason }),
+    onWritten: () => metrics.written.inc(),
+    onDropped: (reason) => metrics.dropped.inc({ reason }),
   });
   // On `::` the socket is dual-stack: IPv4 senders arrive as ::ffff:a.b.c.d.
   const socket = createSocket({ type: listen.host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: opts.recvBufferBytes ?? 8 * 1024 * 1024 });
   socket.on('message', (datagram, from) => {
-    metrics.syslogReceived.inc();
+    metrics.received.inc();
     if (datagram.length === 0) {
-      metrics.syslogDropped.inc({ reason: 'empty' });
+      metrics.dropped.inc({ reason: 'empty' });
       return;
     }
     const msg = parseSyslog(datagram);
-    for (const anomaly of msg.anomalies) metrics.syslogMalformed.inc({ anomaly });
+    for (const anomaly of msg.anomalies) metrics.malformed.inc({ anomaly });
     queue.push(hookosEntry(msg, peerAddress(from.address), maxMessageBytes));
   });
   try {
@@ -78,7 +78,7 @@ export async function startSyslogReceiver(opts: SyslogReceiverOptions): Promise<
   socket.on('error', (err) => opts.audit('syslog.error', { reason: err.message }));
   const port = socket.address().port;
   const kernelDrops = () => readUdpDrops(port);
-  metrics.watchSyslog({ kernelDrops, queuedBytes: () => queue.bytes });
+  metrics.watch({ kernelDrops, queuedBytes: () => queue.bytes });
   const recvBufferBytes = socket.getRecvBufferSize();
   opts.audit('syslog.listening', { host: listen.host, port, recvBufferBytes });
   return {

@@ -7,14 +7,14 @@
 import { FleetError, errorMessage } from '../../shared/errors.js';
 import type { Audit } from '../audit.js';
 import { parseListenAddress } from '../http/listen-address.js';
-import type { Metrics } from '../metrics.js';
+import type { SyslogMetrics } from './syslog-metrics.js';
 import type { SyslogConfig } from '../config/serve-config.js';
 import { JournalSocket } from './journal-socket.js';
 import { startSyslogReceiver, type SyslogReceiver } from './receiver.js';
 
 export async function startSyslog(
   cfg: SyslogConfig,
-  metrics: Metrics,
+  metrics: SyslogMetrics,
   audit: Audit,
   warn: (line: string) => void = (line) => console.error(line),
 ): Promise<SyslogReceiver | undefined> {
