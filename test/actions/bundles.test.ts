@@ -5,6 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACTIONS } from '../../images/tink-reprovision-tools/actions.js';
 import { buildActions } from '../../images/tink-reprovision-tools/build.js';
+import { IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
+import { NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { LACKS, WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 
 /**
  * The bundles as the tools image runs them (`node /opt/fleet/<name>.mjs`): one self-contained file
@@ -26,6 +31,9 @@ function run(name: string, env: Record<string, string>): Promise<{ code: number;
   });
 }
 
+/** A bundle's whole stdout: the line, with its action's word. */
+const stdout = (action: Parameters<typeof printed>[0], line: string) => `${printed(action, line)}\n`;
+
 describe('the action bundles', () => {
   it('are one file per action, importing nothing but Node itself', async () => {
     expect((await readdir(out)).sort()).toEqual(
@@ -40,10 +48,10 @@ describe('the action bundles', () => {
   });
 
   it('print their lines with their names and exit as the Template expects', async () => {
-    expect(await run('wipe-disk', { WIPE: 'false' })).toEqual({ code: 0, stdout: 'wipe: WIPE is "false", not true: nothing wiped\n' });
+    expect(await run('wipe-disk', { WIPE: 'false' })).toEqual({ code: 0, stdout: stdout('wipe-disk', WIPE_LINES.skipped('false')) });
     expect(await run('wipe-disk', { WIPE: 'true', INSTALL_DISK: '/dev/sda', INSTALL_DISK_SERIAL: '<no value>' })).toEqual({
       code: 1,
-      stdout: 'wipe: no install disk serial is declared\n',
+      stdout: stdout('wipe-disk', WIPE_LINES.noSerial()),
     });
     expect(
       await run('wipe-disk', {
@@ -57,19 +65,19 @@ describe('the action bundles', () => {
       }),
     ).toEqual({
       code: 1,
-      stdout: 'wipe: the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped\n',
+      stdout: stdout('wipe-disk', WIPE_LINES.talosLacks(`${LACKS.CONFIG_URL} (CONFIG_URL)`)),
     });
     expect(await run('install', { INSTALL: 'false' })).toEqual({
       code: 0,
-      stdout: 'install: INSTALL is "false", not true: nothing installed (a retirement wipes only)\n',
+      stdout: stdout('install', INSTALL_LINES.skipped('false')),
     });
     expect(await run('next-boot', { OS: '' })).toEqual({
       code: 0,
-      stdout: 'next-boot: OS is empty: nothing was installed, so the boot entries stay as they are\n',
+      stdout: stdout('next-boot', NEXT_BOOT_LINES.skipped()),
     });
     expect(await run('image-to-disk', { OS: 'talos' })).toEqual({
       code: 1,
-      stdout: 'image-to-disk: OS is "talos", not a disk-image payload (nixos-image, alpine-image, cloud-init-nocloud)\n',
+      stdout: stdout('image-to-disk', IMAGE_LINES.notDiskImage('talos')),
     });
   });
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identify } from '../../images/tink-reprovision-tools/disk/identity.js';
 import { readDisks } from '../../images/tink-reprovision-tools/disk/sysfs.js';
+import { DISK_LINES, WHAT_IS_THERE } from '../../images/tink-reprovision-tools/lines/disk.js';
 import { addDisk } from './fake-sysfs.js';
 
 let sys: string;
@@ -55,9 +56,10 @@ describe('which disk the declaration names', () => {
   it('says what the declared path is when the serial is elsewhere: another disk, a partition, nothing, a stranger', async () => {
     const disks = await readDisks(sys, { allowLoop: false });
     const reason = (dev: string | null) => (identify(disks, 'QM00005', '/dev/sdx', dev) as { reason: string }).reason;
-    expect(reason('254:0')).toBe('/dev/sdx is the disk with serial VIRTIO-1, but the disk that reports QM00005 is /dev/sda');
-    expect(reason('254:1')).toBe('/dev/sdx is partition vda1 of the disk with serial VIRTIO-1, but the disk that reports QM00005 is /dev/sda');
-    expect(reason(null)).toBe('/dev/sdx is missing, but the disk that reports QM00005 is /dev/sda');
-    expect(reason('7:0')).toBe('/dev/sdx is device 7:0, which is no install disk, but the disk that reports QM00005 is /dev/sda');
+    const elsewhere = (what: string) => DISK_LINES.elsewhere('/dev/sdx', what, 'QM00005', 'sda');
+    expect(reason('254:0')).toBe(elsewhere(WHAT_IS_THERE.disk('VIRTIO-1')));
+    expect(reason('254:1')).toBe(elsewhere(WHAT_IS_THERE.partition('vda1', WHAT_IS_THERE.disk('VIRTIO-1'))));
+    expect(reason(null)).toBe(elsewhere(WHAT_IS_THERE.missing()));
+    expect(reason('7:0')).toBe(elsewhere(WHAT_IS_THERE.stranger('7:0')));
   });
 });

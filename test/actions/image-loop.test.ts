@@ -3,7 +3,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageToDisk, SEED_SPENT } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
+import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
+import { DOWNLOAD_OF, IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { SHARED_LINES, NOTHING, WHY } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { usedDisk } from './disk-images.js';
 import { setProductUuid } from './fake-sysfs.js';
@@ -27,6 +30,8 @@ let rig: Rig;
 let disk: string;
 let raw: Buffer;
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+const said = (line: string) => printed('image-to-disk', line);
+const spent = said(IMAGE_LINES.seedSpent());
 const mtools = { ...process.env, MTOOLS_SKIP_CHECK: '1' };
 
 beforeAll(async () => {
@@ -119,9 +124,9 @@ describe('image-to-disk writes a checked image and its seed', () => {
       const r = await rig.perform('image-to-disk', imageToDisk, env(os, path));
       expect(r.code, r.lines.join('\n')).toBe(0);
       const served = files.served.get(path)!;
-      expect(r.lines).toContain(`image-to-disk: downloaded ${(served.length / MIB).toFixed(0)} MiB (${format}), sha256 ${sha(served)} as declared`);
-      expect(r.lines).toContain(`image-to-disk: wrote ${IMAGE_BYTES} bytes to ${disk}; they read back with the sha256 they were written with, ${sha(raw)}`);
-      expect(r.lines.at(-1)).toBe('image-to-disk: put fleet-seed.json on the EFI system partition (partition 1)');
+      expect(r.lines).toContain(said(IMAGE_LINES.downloaded((served.length / MIB).toFixed(0), format, sha(served))));
+      expect(r.lines).toContain(said(IMAGE_LINES.wrote(String(IMAGE_BYTES), disk, sha(raw))));
+      expect(r.lines.at(-1)).toBe(said(IMAGE_LINES.fleetSeedPut('1')));
       const seed = execFileSync('mtype', ['-i', `${disk}@@${2048 * 512}`, '::/fleet-seed.json'], {
         encoding: 'utf8',
         env: mtools,
@@ -150,7 +155,7 @@ describe('image-to-disk writes a checked image and its seed', () => {
       expect(r.code, r.lines.join('\n')).toBe(0);
       // The seed once, after the image (fleetd serves it once: a refused image must not spend it).
       expect(getsSince(from)).toEqual(['/image.raw.zst', seedPath()]);
-      expect(r.lines.at(-1)).toBe('image-to-disk: put the seed (meta-data, user-data) in /var/lib/cloud/seed/nocloud on the root partition (partition 2)');
+      expect(r.lines.at(-1)).toBe(said(IMAGE_LINES.nocloudSeedPut('meta-data, user-data', '2')));
       const root = `${disk}?offset=${ESP_END}`;
       const cat = (f: string) =>
         execFileSync('debugfs', ['-R', `cat /var/lib/cloud/seed/nocloud/${f}`, root], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
@@ -176,7 +181,7 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     files.served.set('/cut.raw.xz', cut);
     const r = await rig.perform('image-to-disk', imageToDisk, env('alpine-image', '/cut.raw.xz'));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toMatch(/^image-to-disk: failed: xz -d: xz: \(stdin\): Unexpected end of input$/);
+    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_LINES.unpackFailed('xz', 'xz: (stdin): Unexpected end of input'))));
   });
 
   it.each([
@@ -186,7 +191,7 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     files.served.set(`/big.raw.${ext}`, execFileSync(cmd[0]!, cmd.slice(1), { input: Buffer.alloc(80 * MIB), maxBuffer: 64 * MIB }));
     const r = await rig.perform('image-to-disk', imageToDisk, env('alpine-image', `/big.raw.${ext}`));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toBe(`image-to-disk: failed: the image is larger than ${disk} (${64 * MIB} bytes)`);
+    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_LINES.pastDisk(disk, String(64 * MIB)))));
     await new Promise((ok) => setTimeout(ok, 200));
     expect(execFileSync('ps', ['--ppid', String(process.pid), '-o', 'comm='], { encoding: 'utf8' })).not.toMatch(/zstd/);
   });
@@ -196,7 +201,7 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     const from = files.requests.length;
     const r = await rig.perform('image-to-disk', imageToDisk, env('cloud-init-nocloud', '/big.raw.zst'));
     expect(r.code).toBe(1);
-    expect(r.lines.slice(-2)).toEqual([`image-to-disk: failed: the image is larger than ${disk} (${64 * MIB} bytes)`, `image-to-disk: ${SEED_SPENT}`]);
+    expect(r.lines.slice(-2)).toEqual([said(SHARED_LINES.failed(IMAGE_LINES.pastDisk(disk, String(64 * MIB)))), spent]);
     expect(getsSince(from)).toEqual(['/big.raw.zst', seedPath()]);
   });
 
@@ -204,20 +209,21 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     const two = join(rig.dir, 'two-roots.raw');
     await writeFile(two, raw);
     execFileSync('sgdisk', ['-t', '1:8304', two], { stdio: 'ignore' });
-    files.served.set('/two-roots.raw', await readFile(two));
+    const twoRoots = await readFile(two);
+    files.served.set('/two-roots.raw', twoRoots);
     const from = files.requests.length;
     const r = await rig.perform('image-to-disk', imageToDisk, env('cloud-init-nocloud', '/two-roots.raw'));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-3)).toMatch(/^image-to-disk: wrote \d+ bytes to /);
-    expect(r.lines.slice(-2)).toEqual(['image-to-disk: failed: the image has 2 root partitions, not one', `image-to-disk: ${SEED_SPENT}`]);
+    expect(r.lines.at(-3)).toBe(said(IMAGE_LINES.wrote(String(twoRoots.length), disk, sha(twoRoots))));
+    expect(r.lines.slice(-2)).toEqual([said(SHARED_LINES.failed(IMAGE_LINES.rootCount('2'))), spent]);
     expect(getsSince(from)).toEqual(['/two-roots.raw', seedPath()]);
   });
 
   it('nixos-image: the same failure spends no seed (its first boot fetches it), so no such line', async () => {
     const r = await rig.perform('image-to-disk', imageToDisk, env('nixos-image', '/big.raw.zst'));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toBe(`image-to-disk: failed: the image is larger than ${disk} (${64 * MIB} bytes)`);
-    expect(r.lines.join('\n')).not.toContain('fleetd serves');
+    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_LINES.pastDisk(disk, String(64 * MIB)))));
+    expect(r.lines).not.toContain(spent);
   });
 });
 
@@ -235,40 +241,31 @@ describe('image-to-disk refuses before its first write', () => {
 
   it('an image whose sha256 is not the declared one', async () => {
     const wrong = 'ab'.repeat(32);
-    await refused(
-      env('nixos-image', '/image.raw', { IMAGE_SHA256: wrong }),
-      `image-to-disk: the image's sha256 is ${sha(raw)}, not IMAGE_SHA256 ${wrong}; nothing written`,
-    );
+    await refused(env('nixos-image', '/image.raw', { IMAGE_SHA256: wrong }), said(IMAGE_LINES.sha256Differs(sha(raw), wrong)));
   });
 
   it('an image larger than the RAM it may use, one that does not answer, one larger than the disk', async () => {
     await refused(
       env('nixos-image', '/image.raw'),
-      `image-to-disk: the image ${files.url('/image.raw')} is larger than the 10 MiB of RAM it may use; nothing written`,
+      said(IMAGE_LINES.tooBigForRam(DOWNLOAD_OF.image(files.url('/image.raw')), '10')),
       'MemAvailable:    1058816 kB\n',
     );
     await writeFile(join(rig.proc, 'meminfo'), 'MemAvailable:   20000000 kB\n');
     await refused(
       env('nixos-image', '/gone.raw', { IMAGE_SHA256: 'ab'.repeat(32) }),
-      `image-to-disk: the image ${files.url('/gone.raw')} cannot be fetched (HTTP 404); nothing written`,
+      said(IMAGE_LINES.cannotFetch(DOWNLOAD_OF.image(files.url('/gone.raw')), WHY.http('404'))),
     );
     files.served.set('/huge.raw', Buffer.alloc(65 * MIB));
-    await refused(env('nixos-image', '/huge.raw'), `image-to-disk: the image (${65 * MIB} bytes) is larger than ${disk} (${64 * MIB} bytes); nothing written`);
+    await refused(env('nixos-image', '/huge.raw'), said(IMAGE_LINES.largerThanDisk(String(65 * MIB), disk, String(64 * MIB))));
     files.served.delete('/huge.raw');
   });
 
   it('cloud-init-nocloud: an image whose sha256 is wrong, or that is larger than the disk, leaves the seed unfetched', async () => {
     const from = files.requests.length;
     const wrong = 'ab'.repeat(32);
-    await refused(
-      env('cloud-init-nocloud', '/image.raw', { IMAGE_SHA256: wrong }),
-      `image-to-disk: the image's sha256 is ${sha(raw)}, not IMAGE_SHA256 ${wrong}; nothing written`,
-    );
+    await refused(env('cloud-init-nocloud', '/image.raw', { IMAGE_SHA256: wrong }), said(IMAGE_LINES.sha256Differs(sha(raw), wrong)));
     files.served.set('/huge.raw', Buffer.alloc(65 * MIB));
-    await refused(
-      env('cloud-init-nocloud', '/huge.raw'),
-      `image-to-disk: the image (${65 * MIB} bytes) is larger than ${disk} (${64 * MIB} bytes); nothing written`,
-    );
+    await refused(env('cloud-init-nocloud', '/huge.raw'), said(IMAGE_LINES.largerThanDisk(String(65 * MIB), disk, String(64 * MIB))));
     files.served.delete('/huge.raw');
     expect(getsSince(from)).toEqual(['/image.raw', '/huge.raw']);
     expect(files.requests.slice(from).map((q) => q.path)).not.toContain(seedPath());
@@ -277,31 +274,25 @@ describe('image-to-disk refuses before its first write', () => {
   it('a NoCloud seed that does not answer, or holds a link', async () => {
     await refused(
       env('cloud-init-nocloud', '/image.raw', { SEED_URL: files.url('/nowhere') }),
-      `image-to-disk: the seed at ${files.url('/nowhere')}/<install code> cannot be fetched (HTTP 404); nothing written`,
+      said(IMAGE_LINES.cannotFetch(DOWNLOAD_OF.seed(files.url('/nowhere')), WHY.http('404'))),
     );
     const seed = join(rig.dir, 'bad-seed');
     await mkdir(seed);
     execFileSync('ln', ['-s', '/etc/shadow', join(seed, 'user-data')]);
     files.served.set(`/bad/${rig.code}`, execFileSync('tar', ['-c', '-C', seed, 'user-data']));
-    await refused(
-      env('cloud-init-nocloud', '/image.raw', { SEED_URL: files.url('/bad') }),
-      'image-to-disk: the seed holds user-data, which is neither a file nor a directory; nothing written',
-    );
+    await refused(env('cloud-init-nocloud', '/image.raw', { SEED_URL: files.url('/bad') }), said(IMAGE_LINES.seedNotFile('user-data')));
   });
 
   it('a payload that is no disk image, a malformed digest, no node UUID', async () => {
-    await refused(env('talos', '/image.raw'), 'image-to-disk: OS is "talos", not a disk-image payload (nixos-image, alpine-image, cloud-init-nocloud)');
-    await refused(env('nixos-image', '/image.raw', { IMAGE_SHA256: 'abc' }), 'image-to-disk: IMAGE_SHA256 is not 64 hex digits');
+    await refused(env('talos', '/image.raw'), said(IMAGE_LINES.notDiskImage('talos')));
+    await refused(env('nixos-image', '/image.raw', { IMAGE_SHA256: 'abc' }), said(IMAGE_LINES.badSha256()));
     await writeFile(join(rig.sys, 'class/dmi/id/product_uuid'), '');
-    await refused(env('nixos-image', '/image.raw'), `image-to-disk: no node UUID in ${join(rig.sys, 'class/dmi/id/product_uuid')}; nothing written`);
+    await refused(env('nixos-image', '/image.raw'), said(IMAGE_LINES.noNodeUuid(join(rig.sys, 'class/dmi/id/product_uuid'))));
     await setProductUuid(rig.sys, UUID);
   });
 
   it('a run resumed in a new boot after wipe-disk', async () => {
     await rig.setBootId(randomUUID());
-    await refused(
-      env('nixos-image', '/image.raw'),
-      'image-to-disk: this run resumed in a new boot after wipe-disk; nothing written; set desired_action to provision',
-    );
+    await refused(env('nixos-image', '/image.raw'), said(SHARED_LINES.resumed(NOTHING['image-to-disk'])));
   });
 });

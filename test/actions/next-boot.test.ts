@@ -5,12 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadsFrom, orderFirst, parseEfibootmgr, planEntries } from '../../images/tink-reprovision-tools/boot/efibootmgr.js';
 import { nextBoot } from '../../images/tink-reprovision-tools/boot/next-boot.js';
 import { writeWipedRecord } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
+import { DISK_LINES } from '../../images/tink-reprovision-tools/lines/disk.js';
+import { NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { NOTHING, SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { usedDisk } from './disk-images.js';
 import { addDisk } from './fake-sysfs.js';
 import { sparseFile } from './loop.js';
 import { Rig } from './rig.js';
 
 const GUID = '5f3c0a2e-6f4e-4b1a-9a55-0d4f1f0e8c11';
+const said = (line: string) => printed('next-boot', line);
 
 describe("efibootmgr's listing", () => {
   // efibootmgr 17 -v (Debian 12), with an inactive entry and optional data after the path.
@@ -86,31 +91,34 @@ describe('next-boot refuses before it changes a boot entry', () => {
 
   it('a disk with no GPT, no ESP, or two', async () => {
     await sparseFile(disk, 64 << 20);
-    await refused(`next-boot: ${disk} has no GPT`);
+    await refused(said(DISK_LINES.noGpt(disk)));
     execFileSync('sgdisk', ['-n', '1:2048:+8M', '-t', '1:8300', disk], { stdio: 'ignore' });
-    await refused(`next-boot: ${disk} has no EFI system partition`);
+    await refused(said(DISK_LINES.noEsp(disk)));
     execFileSync('sgdisk', ['-n', '2:0:+8M', '-t', '2:EF00', '-n', '3:0:+8M', '-t', '3:EF00', disk], { stdio: 'ignore' });
-    await refused(`next-boot: ${disk} has 2 EFI system partitions: 2, 3`);
+    await refused(said(DISK_LINES.manyEsps(disk, '2', '2, 3')));
   });
 
   it('an ESP without the removable-path loader', async () => {
     await usedDisk(disk);
     execFileSync('mdel', ['-i', `${disk}@@${2048 * 512}`, '::/EFI/BOOT/BOOTX64.EFI'], { env: { ...process.env, MTOOLS_SKIP_CHECK: '1' } });
-    await refused(`next-boot: the EFI system partition of ${disk} (partition 1) holds no \\EFI\\BOOT\\BOOTX64.EFI`);
+    await refused(said(NEXT_BOOT_LINES.noLoader(disk, '1')));
   });
 
   it('a run resumed in a new boot, or a disk that no longer reports the serial wipe-disk saw', async () => {
     await usedDisk(disk);
     await rig.setBootId('00000000-0000-4000-8000-00000000000a');
-    await refused('next-boot: this run resumed in a new boot after wipe-disk; no boot entry changed; set desired_action to provision');
+    await refused(said(SHARED_LINES.resumed(NOTHING['next-boot'])));
     await writeWipedRecord(rig.io(), { bootId: rig.bootId, disk, serial: 'SN-OTHER', at: new Date().toISOString() });
-    await refused('next-boot: no disk reports the serial SN-OTHER');
+    await refused(said(DISK_LINES.noneReports('SN-OTHER')));
   });
 
   it('says so when the machine has no EFI variables', async () => {
     await usedDisk(disk);
     rig.efi = false;
     const r = await rig.perform('next-boot', nextBoot, { OS: 'talos', INSTALL_DISK: disk });
-    expect(r).toEqual({ code: 1, lines: ['next-boot: failed: efibootmgr -v: EFI variables are not supported on this system.'] });
+    expect(r).toEqual({
+      code: 1,
+      lines: [said(SHARED_LINES.failed(NEXT_BOOT_LINES.efibootmgrFailed('-v', 'EFI variables are not supported on this system.')))],
+    });
   });
 });

@@ -8,9 +8,15 @@ import { reboot, REBOOT_DELAY_S, rebootNow } from '../../images/tink-reprovision
 import { PART_TYPE } from '../../images/tink-reprovision-tools/disk/gpt.js';
 import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
+import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
+import { NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { DOING, NOT_DONE, REBOOT_LINES } from '../../images/tink-reprovision-tools/lines/reboot.js';
+import { CODE_BLANK, NOTHING, SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { usedDisk } from './disk-images.js';
+import { linePattern } from './line-pattern.js';
 import { Loops, mirrorLoop, sha256sum } from './loop.js';
 import { Rig } from './rig.js';
 
@@ -20,6 +26,8 @@ import { Rig } from './rig.js';
  * firmware's variables), reboot; each action run twice, and the runbook's failures of install.
  */
 const CONFIG_URL = 'https://fleet.example:8443/v1/config';
+const installSays = (line: string) => printed('install', line);
+const failedLine = installSays(INSTALL_LINES.installerFailed());
 const loops = new Loops();
 let docker: DockerLab;
 let rig: Rig;
@@ -77,7 +85,7 @@ describe.skipIf(!isRoot)('install', () => {
     await wipedInNewBoot();
     const since = Date.now();
     const r = await rig.perform('install', install, installEnv());
-    expect(r).toEqual({ code: 0, lines: [`install: running the installer ${installer} on ${disk}`, `install: installed Talos to ${disk}`] });
+    expect(r).toEqual({ code: 0, lines: [installSays(INSTALL_LINES.running(installer, disk)), installSays(INSTALL_LINES.installed(disk))] });
     expect(dockerRuns().at(-1)).toEqual([
       'run',
       '--rm',
@@ -118,8 +126,8 @@ describe.skipIf(!isRoot)('install', () => {
     expect(await docker.engine.containersCreated(since)).toEqual([docker.installer.good]);
     expect(r.code).toBe(1);
     expect(r.lines.slice(-2)).toEqual([
-      `install: failed to perform disk operations: disk ${disk} is not empty, skipping install, detected "gpt"`,
-      'install: the installer failed; the lines above are its last output',
+      installSays(`failed to perform disk operations: disk ${disk} is not empty, skipping install, detected "gpt"`),
+      failedLine,
     ]);
     expect(r.lines.length).toBeLessThanOrEqual(22);
     expect(sha256sum(disk)).toBe(before);
@@ -132,7 +140,7 @@ describe.skipIf(!isRoot)('install', () => {
     await rig.setBootId(randomUUID());
     await rig.attest();
     const r = await rig.perform('install', install, installEnv());
-    expect(r).toEqual({ code: 1, lines: ['install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision'] });
+    expect(r).toEqual({ code: 1, lines: [installSays(SHARED_LINES.resumed(NOTHING.install))] });
     expect(sha256sum(disk)).toBe(before);
     expect(dockerRuns()).toHaveLength(runs);
     expect(await docker.engine.containersCreated(since)).toEqual([]);
@@ -145,10 +153,10 @@ describe.skipIf(!isRoot)('install', () => {
     const r = await rig.perform('install', install, installEnv({ INSTALLER_IMAGE: docker.installer.broken }));
     expect(await docker.engine.containersCreated(since)).toEqual([docker.installer.broken]);
     expect(r.code).toBe(1);
-    expect(r.lines).toContain(`install: 2025/03/01 10:00:00 kernel command line: talos.platform=metal talos.config=${CONFIG_URL}/<install code>`);
+    expect(r.lines).toContain(installSays(`2025/03/01 10:00:00 kernel command line: talos.platform=metal talos.config=${CONFIG_URL}/${CODE_BLANK}`));
     expect(r.lines.slice(-2)).toEqual([
-      'install: failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument',
-      'install: the installer failed; the lines above are its last output',
+      installSays('failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument'),
+      failedLine,
     ]);
     expect(r.lines.join('\n')).not.toContain(rig.code);
   });
@@ -158,14 +166,14 @@ describe.skipIf(!isRoot)('install', () => {
     const since = Date.now();
     expect(await rig.perform('install', install, installEnv({ INSTALL: 'false' }))).toEqual({
       code: 0,
-      lines: ['install: INSTALL is "false", not true: nothing installed (a retirement wipes only)'],
+      lines: [installSays(INSTALL_LINES.skipped('false'))],
     });
     expect(await rig.perform('install', install, installEnv({ INSTALL_DISK: '/dev/sdq' }))).toEqual({
       code: 1,
-      lines: [`install: /dev/sdq is not ${disk}, the disk wipe-disk wiped; nothing installed`],
+      lines: [installSays(SHARED_LINES.notWiped('/dev/sdq', disk, NOTHING.install))],
     });
     await rm(join(rig.fleet, 'install_code'));
-    expect(await rig.perform('install', install, installEnv())).toEqual({ code: 1, lines: ['install: no install code'] });
+    expect(await rig.perform('install', install, installEnv())).toEqual({ code: 1, lines: [installSays(SHARED_LINES.noInstallCode())] });
     expect(dockerRuns()).toHaveLength(runs);
     expect(await docker.engine.containersCreated(since)).toEqual([]);
   });
@@ -202,9 +210,9 @@ describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
     expect(r).toEqual({
       code: 0,
       lines: [
-        'next-boot: deleted Boot0002, a "fleet talos" entry that loads something else',
-        `next-boot: Boot0002 "fleet talos" loads \\EFI\\BOOT\\BOOTX64.EFI from partition 1 (${esp.guid}) of ${disk}`,
-        'next-boot: BootNext is 0002; BootOrder is 0002,0001,0000',
+        printed('next-boot', NEXT_BOOT_LINES.deletedStale('0002', 'talos')),
+        printed('next-boot', NEXT_BOOT_LINES.entry('0002', 'talos', '1', esp.guid, disk)),
+        printed('next-boot', NEXT_BOOT_LINES.order('0002', '0002,0001,0000')),
       ],
     });
     const vars = await efivars();
@@ -224,20 +232,23 @@ describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
     const before = await efivars();
     expect(await rig.perform('next-boot', nextBoot, { OS: '', INSTALL_DISK: disk })).toEqual({
       code: 0,
-      lines: ['next-boot: OS is empty: nothing was installed, so the boot entries stay as they are'],
+      lines: [printed('next-boot', NEXT_BOOT_LINES.skipped())],
     });
     expect(await efivars()).toEqual(before);
   });
+
+  const rebootSays = (line: string) => printed('reboot', line);
+  const synced = rebootSays(REBOOT_LINES.synced());
 
   it('the detached container reboots, or powers off for a retirement, through the sysrq trigger after its wait and a sync; twice', async () => {
     const trigger = join(rig.proc, 'sysrq-trigger');
     for (let i = 0; i < 2; i++) {
       await writeFile(trigger, '');
-      expect(await rig.perform('reboot', rebootNow, { POWER_OFF: 'false' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: rebooting'] });
+      expect(await rig.perform('reboot', rebootNow, { POWER_OFF: 'false' })).toEqual({ code: 0, lines: [synced, rebootSays(REBOOT_LINES.now(DOING.reboot))] });
       expect(await readFile(trigger, 'utf8')).toBe('sb');
     }
     await writeFile(trigger, '');
-    expect(await rig.perform('reboot', rebootNow, { POWER_OFF: 'true' })).toEqual({ code: 0, lines: ['reboot: synced the disks', 'reboot: powering off'] });
+    expect(await rig.perform('reboot', rebootNow, { POWER_OFF: 'true' })).toEqual({ code: 0, lines: [synced, rebootSays(REBOOT_LINES.now(DOING.off))] });
     expect(await readFile(trigger, 'utf8')).toBe('so');
     expect(rig.calls.filter((c) => c.cmd === 'sync')).toHaveLength(3);
     expect(rig.slept).toEqual([REBOOT_DELAY_S * 1000, REBOOT_DELAY_S * 1000, REBOOT_DELAY_S * 1000]);
@@ -249,8 +260,8 @@ describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
     const from = rig.calls.length;
     const r = await rig.perform('reboot', reboot, { POWER_OFF: 'false' });
     expect(r.code).toBe(1);
-    expect(r.lines[0]).toBe('reboot: synced the disks');
-    expect(r.lines[1]).toMatch(/^reboot: cannot find this action's image on HookOS's Docker engine \(.+\); the machine was not rebooted$/);
+    expect(r.lines[0]).toBe(synced);
+    expect(r.lines[1]).toMatch(linePattern('reboot', REBOOT_LINES.noImage, /.+/, NOT_DONE.reboot));
     expect(await readFile(trigger, 'utf8')).toBe('');
     expect(rig.calls.slice(from).map((c) => `${c.cmd} ${c.args[0]}`)).toEqual(['sync undefined', 'docker inspect']);
   });

@@ -12,6 +12,9 @@ import { debugfsWriteScript } from '../../images/tink-reprovision-tools/image/no
 import { chooseRoot } from '../../images/tink-reprovision-tools/image/root.js';
 import { declaredSha256 } from '../../images/tink-reprovision-tools/image/sha256.js';
 import { installerArgs, installerTail } from '../../images/tink-reprovision-tools/install/installer.js';
+import { IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { CODE_BLANK, NOTHING } from '../../images/tink-reprovision-tools/lines/shared.js';
+import { LACKS, OS_SHOWN, WIPE_LINES, type Lacking } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { lackRefusal, runLacks, type RunEnv } from '../../images/tink-reprovision-tools/wipe/run-needs.js';
 import { ParseError } from '../../shared/errors.js';
 import { DISK_IMAGE_PAYLOADS, PAYLOADS } from '../../shared/payloads.js';
@@ -111,10 +114,8 @@ describe('images', () => {
     const esp = p(1, PART_TYPE.efiSystem);
     expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxRootX86_64)], new Set([2, 3]))).toMatchObject({ index: 3 });
     expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([3]))).toMatchObject({ index: 3 });
-    expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([2, 3]))).toBe(
-      'the image has 2 root partitions, not one',
-    );
-    expect(chooseRoot([esp, p(2, PART_TYPE.linuxRootX86_64)], new Set())).toBe("the image's root partition 2 is not ext4");
+    expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([2, 3]))).toBe(IMAGE_LINES.rootCount('2'));
+    expect(chooseRoot([esp, p(2, PART_TYPE.linuxRootX86_64)], new Set())).toBe(IMAGE_LINES.rootNotExt4('2'));
   });
 
   it('get their NoCloud seed by a debugfs script that makes each directory once and replaces each file', () => {
@@ -166,11 +167,13 @@ describe('the Talos installer', () => {
     const tail = installerTail(lines, 'C0DE');
     expect(tail).toHaveLength(20);
     expect(tail[0]).toBe('line 11');
-    expect(tail.at(-1)).toBe('talos.config=https://x/<install code> and <install code> again');
+    expect(tail.at(-1)).toBe(`talos.config=https://x/${CODE_BLANK} and ${CODE_BLANK} again`);
   });
 });
 
 describe('what a run must give wipe-disk before it wipes', () => {
+  /** A lack as the refusal names it: what the action would miss, and its variable. */
+  const lack = (l: Lacking) => `${LACKS[l]} (${l})`;
   const none: RunEnv = { INSTALL: '', OS: '', INSTALLER_IMAGE: '', CONFIG_URL: '', IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' };
   const talos: RunEnv = {
     ...none,
@@ -226,22 +229,14 @@ describe('what a run must give wipe-disk before it wipes', () => {
     expect(lackRefusal(talos)).toBeNull();
     expect(lackRefusal(image)).toBeNull();
     expect(lackRefusal({ ...none, INSTALL: 'false' })).toBeNull();
-    expect(lackRefusal({ ...talos, CONFIG_URL: '' })).toBe('the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped');
-    expect(lackRefusal({ ...talos, INSTALLER_IMAGE: '', CONFIG_URL: '' })).toBe(
-      'the run installs Talos, but gives install no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL); nothing wiped',
-    );
-    expect(lackRefusal({ ...image, IMAGE_SHA256: 'abc' })).toBe(
-      'the run installs nixos-image, but gives image-to-disk no sha256 of 64 hex digits (IMAGE_SHA256); nothing wiped',
-    );
+    expect(lackRefusal({ ...talos, CONFIG_URL: '' })).toBe(WIPE_LINES.talosLacks(lack('CONFIG_URL')));
+    expect(lackRefusal({ ...talos, INSTALLER_IMAGE: '', CONFIG_URL: '' })).toBe(WIPE_LINES.talosLacks(`${lack('INSTALLER_IMAGE')} and ${lack('CONFIG_URL')}`));
+    expect(lackRefusal({ ...image, IMAGE_SHA256: 'abc' })).toBe(WIPE_LINES.imageLacks('nixos-image', lack('IMAGE_SHA256')));
     expect(lackRefusal({ ...image, OS: 'cloud-init-nocloud', IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' })).toBe(
-      'the run installs cloud-init-nocloud, but gives image-to-disk no image URL (IMAGE_URL), no sha256 of 64 hex digits (IMAGE_SHA256) and no seed URL (SEED_URL); nothing wiped',
+      WIPE_LINES.imageLacks('cloud-init-nocloud', `${lack('IMAGE_URL')}, ${lack('IMAGE_SHA256')} and ${lack('SEED_URL')}`),
     );
-    expect(lackRefusal({ ...talos, OS: '' })).toBe(
-      'the run installs (INSTALL is true) but names no payload: OS is empty, not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped',
-    );
-    expect(lackRefusal({ ...talos, OS: 'windows' })).toBe(
-      'the run installs (INSTALL is true) but names no payload: OS is "windows", not one of talos, nixos-image, alpine-image, cloud-init-nocloud; nothing wiped',
-    );
+    expect(lackRefusal({ ...talos, OS: '' })).toBe(WIPE_LINES.noPayload(OS_SHOWN.empty()));
+    expect(lackRefusal({ ...talos, OS: 'windows' })).toBe(WIPE_LINES.noPayload(OS_SHOWN.named('windows')));
   });
 
   it('for any run: refuses exactly when something is missing, only for a run that installs, naming variables its installing action reads (fuzz)', () => {
@@ -252,7 +247,7 @@ describe('what a run must give wipe-disk before it wipes', () => {
         const lacks = runLacks(r);
         const refusal = lackRefusal(r);
         expect(refusal === null).toBe(lacks.length === 0);
-        if (refusal) expect(refusal).toMatch(/; nothing wiped$/);
+        if (refusal) expect(refusal.endsWith(`; ${NOTHING['wipe-disk']}`)).toBe(true);
         if (r.INSTALL !== 'true') expect(lacks).toEqual([]);
         const reads = r.OS === 'talos' ? ACTIONS.install : ACTIONS['image-to-disk'];
         for (const l of lacks) expect(l === 'OS' || (reads as readonly string[]).includes(l)).toBe(true);

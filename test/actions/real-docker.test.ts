@@ -6,12 +6,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
 import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
+import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { addDisk } from './fake-sysfs.js';
 import { usedDisk } from './disk-images.js';
 import { Loops, mirrorLoop, sha256sum } from './loop.js';
+import { linePattern } from './line-pattern.js';
 import { Rig } from './rig.js';
+
+const installSays = (line: string) => printed('install', line);
 
 /**
  * wipe-disk's pull of the installer through a real Docker engine (a private dockerd) from a real
@@ -59,7 +65,7 @@ describe.skipIf(!isRoot)('the installer pulled by a real engine from a real regi
   it('pulls the image the registry holds, then wipes: the engine now holds it for install', async () => {
     const installer = docker.installer.good;
     const r = await rig.perform('wipe-disk', wipeDisk, env(installer));
-    expect(r.lines).toContain(`wipe: pulled the installer image ${installer}`);
+    expect(r.lines).toContain(printed('wipe-disk', WIPE_LINES.pulled(installer)));
     expect(r.code).toBe(0);
     expect(sha256sum(disk)).not.toBe(before);
     expect((await docker.engine.docker(['image', 'inspect', '--format', '{{.Id}}', installer])).trim()).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -71,9 +77,7 @@ describe.skipIf(!isRoot)('the installer pulled by a real engine from a real regi
   ])("%s: the real engine's refusal, in the runbook's line, and nothing wiped", async (_n, image, why) => {
     const r = await rig.perform('wipe-disk', wipeDisk, env(image()));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toMatch(
-      new RegExp(`^wipe: the installer image ${image().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*\\); nothing wiped$`),
-    );
+    expect(r.lines.at(-1)).toMatch(linePattern('wipe-disk', WIPE_LINES.cannotPull, image(), /.*/));
     expect(r.lines.at(-1)).toMatch(why);
     expect(sha256sum(disk)).toBe(before);
     await expect(access(join(rig.fleet, WIPED_FILE))).rejects.toThrow();
@@ -119,7 +123,7 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     expect(wiped.code, wiped.lines.join('\n')).toBe(0);
     await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
     const installed = await r.perform('install', install, installEnv());
-    expect(installed.lines, installed.lines.join('\n')).toContain(`install: installed Talos to ${dev}`);
+    expect(installed.lines, installed.lines.join('\n')).toContain(installSays(INSTALL_LINES.installed(dev)));
     expect((await readGpt(dev))!.partitions.map((p) => p.name)).toEqual(['EFI', 'META', 'STATE']);
     const cmdline = execFileSync('mtype', ['-i', `${dev}@@${2048 * 512}`, '::/EFI/Talos/cmdline'], {
       encoding: 'utf8',
@@ -132,8 +136,8 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
     const again = await r.perform('install', install, installEnv());
     expect(again.code).toBe(1);
-    expect(again.lines).toContain(`install: failed to perform disk operations: disk ${dev} is not empty, skipping install, detected "gpt"`);
-    expect(again.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
+    expect(again.lines).toContain(installSays(`failed to perform disk operations: disk ${dev} is not empty, skipping install, detected "gpt"`));
+    expect(again.lines.at(-1)).toBe(installSays(INSTALL_LINES.installerFailed()));
   });
 
   it("an installer that fails: the real container's exit and last lines, then install's runbook line", async () => {
@@ -145,7 +149,7 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
     await mirrorLoop(r.sys, dev, 'SN-REAL-DOCKER');
     const failed = await r.perform('install', install, { ...installEnv(), INSTALLER_IMAGE: broken });
     expect(failed.code).toBe(1);
-    expect(failed.lines).toContain('install: failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument');
-    expect(failed.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
+    expect(failed.lines).toContain(installSays('failed to create partitions: failed to write GPT: failed to add partition 1: invalid argument'));
+    expect(failed.lines.at(-1)).toBe(installSays(INSTALL_LINES.installerFailed()));
   });
 });

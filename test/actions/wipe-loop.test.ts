@@ -4,6 +4,9 @@ import { open, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
+import { DISK_LINES, WHAT_IS_THERE } from '../../images/tink-reprovision-tools/lines/disk.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { usedDisk } from './disk-images.js';
@@ -26,6 +29,7 @@ const talosEnv = (disk: string, serial: string) => ({
   CONFIG_URL: 'https://fleet.example:8443/v1/config',
 });
 const MIB = 1 << 20;
+const wipe = (line: string) => printed('wipe-disk', line);
 const loops = new Loops();
 let rig: Rig;
 let target: string;
@@ -75,14 +79,14 @@ describe.skipIf(!isRoot)('wipe-disk on a real disk', () => {
 
     const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-A'));
     expect(r.code).toBe(0);
-    expect(r.lines[0]).toBe(`wipe: ${target} reports the serial DISK-A`);
-    expect(r.lines).toContain(`wipe: pulled the installer image ${docker.installer.good}`);
+    expect(r.lines[0]).toBe(wipe(WIPE_LINES.reportsSerial(target, 'DISK-A')));
+    expect(r.lines).toContain(wipe(WIPE_LINES.pulled(docker.installer.good)));
     expect(await docker.engine.docker(['image', 'ls', '--format', '{{.Repository}}:{{.Tag}}'])).toBe(`${docker.installer.good}\n`);
     // wipefs names what it erased: the ext4 and FAT signatures on the partitions, the GPT and PMBR on the disk.
-    expect(r.lines.some((l) => l.startsWith(`wipe: ${target}p2: 2 bytes were erased`) && l.includes('(ext4)'))).toBe(true);
-    expect(r.lines.some((l) => l.startsWith(`wipe: ${target}: 8 bytes were erased`) && l.includes('(gpt)'))).toBe(true);
-    expect(r.lines).toContain(`wipe: zeroed the first and last MiB of ${target} (both GPT copies)`);
-    expect(r.lines.at(-1)).toBe(`wipe: wiped ${target} in boot ${rig.bootId}`);
+    expect(r.lines.some((l) => l.startsWith(wipe(`${target}p2: 2 bytes were erased`)) && l.includes('(ext4)'))).toBe(true);
+    expect(r.lines.some((l) => l.startsWith(wipe(`${target}: 8 bytes were erased`)) && l.includes('(gpt)'))).toBe(true);
+    expect(r.lines).toContain(wipe(WIPE_LINES.zeroed(target)));
+    expect(r.lines.at(-1)).toBe(wipe(WIPE_LINES.wiped(target, rig.bootId)));
 
     expect(execFileSync('wipefs', [target], { encoding: 'utf8' })).toBe('');
     const size = Number(await readFile(`/sys/block/${basename(target)}/size`, 'utf8')) * 512;
@@ -100,7 +104,7 @@ describe.skipIf(!isRoot)('wipe-disk on a real disk', () => {
     await mirrorLoop(rig.sys, target, 'DISK-A');
     const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-A'));
     expect(r.code).toBe(0);
-    expect(r.lines.at(-1)).toBe(`wipe: wiped ${target} in boot ${rig.bootId}`);
+    expect(r.lines.at(-1)).toBe(wipe(WIPE_LINES.wiped(target, rig.bootId)));
     expect(execFileSync('wipefs', [target], { encoding: 'utf8' })).toBe('');
     expect(others.map(sha256sum)).toEqual(before);
   });
@@ -108,7 +112,7 @@ describe.skipIf(!isRoot)('wipe-disk on a real disk', () => {
   it("refuses the loop device named by another disk's serial, and writes nothing", async () => {
     const before = [target, ...others].map(sha256sum);
     const r = await rig.perform('wipe-disk', wipeDisk, talosEnv(target, 'DISK-B'));
-    expect(r).toEqual({ code: 1, lines: [`wipe: ${target} is the disk with serial DISK-A, but the disk that reports DISK-B is ${others[0]}`] });
+    expect(r).toEqual({ code: 1, lines: [wipe(DISK_LINES.elsewhere(target, WHAT_IS_THERE.disk('DISK-A'), 'DISK-B', basename(others[0]!)))] });
     expect([target, ...others].map(sha256sum)).toEqual(before);
   });
 });

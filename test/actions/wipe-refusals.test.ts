@@ -5,6 +5,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import { WIPED_FILE } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
+import { DISK_LINES, WHAT_IS_THERE } from '../../images/tink-reprovision-tools/lines/disk.js';
+import { IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { SHARED_LINES, WHY } from '../../images/tink-reprovision-tools/lines/shared.js';
+import { LACKS, OS_SHOWN, WIPE_LINES, type Lacking } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { addDisk, type FakeDisk } from './fake-sysfs.js';
@@ -24,6 +30,9 @@ let docker: DockerLab | undefined;
 const installer = () => docker?.installer.good ?? 'no-engine.invalid/talos/installer:v1.9.5';
 let rig: Rig;
 let files: Files;
+const wipe = (line: string) => printed('wipe-disk', line);
+/** A lack as the refusal names it: what the action would miss, and its variable. */
+const lack = (l: Lacking) => `${LACKS[l]} (${l})`;
 const disks = new Map<string, string>();
 
 beforeAll(async () => {
@@ -101,47 +110,47 @@ describe('wipe-disk refuses, touching nothing', () => {
   });
 
   it('without a declared serial', async () => {
-    await refused(env(nvme, { INSTALL_DISK_SERIAL: '' }), ['wipe: no install disk serial is declared']);
+    await refused(env(nvme, { INSTALL_DISK_SERIAL: '' }), [wipe(WIPE_LINES.noSerial())]);
   });
 
   it('in a boot that left no attestation marker, or a marker of another boot', async () => {
     await rig.setBootId('00000000-0000-4000-8000-000000000001');
-    await refused(env(nvme), ['wipe: this boot did not pass attestation']);
+    await refused(env(nvme), [wipe(WIPE_LINES.notAttested())]);
     await rig.attest({ bootId: '00000000-0000-4000-8000-000000000002' });
-    await refused(env(nvme), ['wipe: this boot did not pass attestation']);
+    await refused(env(nvme), [wipe(WIPE_LINES.notAttested())]);
   });
 
   it('without an install code', async () => {
     await rm(join(rig.fleet, 'install_code'));
-    await refused(env(nvme), ['wipe: no install code']);
+    await refused(env(nvme), [wipe(SHARED_LINES.noInstallCode())]);
   });
 
   it('when no disk reports the serial', async () => {
-    await refused(env(nvme, { INSTALL_DISK_SERIAL: 'S4EVNF0M999999' }), ['wipe: no disk reports the serial S4EVNF0M999999']);
+    await refused(env(nvme, { INSTALL_DISK_SERIAL: 'S4EVNF0M999999' }), [wipe(DISK_LINES.noneReports('S4EVNF0M999999'))]);
   });
 
   it('when the declared path is another disk than the one that reports the serial (slots swapped, a USB disk took its name)', async () => {
     const sata = await disk({ name: 'sda', transport: 'sata', dev: '8:0', serial: 'QM00005' });
-    await refused(env(sata), [`wipe: ${sata} is the disk with serial QM00005, but the disk that reports S4EVNF0M123456 is /dev/nvme0n1`]);
+    await refused(env(sata), [wipe(DISK_LINES.elsewhere(sata, WHAT_IS_THERE.disk('QM00005'), 'S4EVNF0M123456', 'nvme0n1'))]);
   });
 
   it('when the disk that reports the serial is removable, or on USB', async () => {
     const stick = await disk({ name: 'sdb', transport: 'usb', dev: '8:16', serial: 'USB-1', removable: true });
-    await refused(env(stick, { INSTALL_DISK_SERIAL: 'USB-1' }), ['wipe: /dev/sdb is removable']);
+    await refused(env(stick, { INSTALL_DISK_SERIAL: 'USB-1' }), [wipe(DISK_LINES.removable('sdb'))]);
     const ssd = await disk({ name: 'sdc', transport: 'usb', dev: '8:32', serial: 'USB-2' });
-    await refused(env(ssd, { INSTALL_DISK_SERIAL: 'USB-2' }), ['wipe: /dev/sdc is on USB']);
+    await refused(env(ssd, { INSTALL_DISK_SERIAL: 'USB-2' }), [wipe(DISK_LINES.onUsb('sdc'))]);
   });
 
   it('when more than one disk reports the serial', async () => {
     await disk({ name: 'sda', transport: 'sata', dev: '8:0', serial: 'S4EVNF0M123456' });
-    await refused(env(nvme), ['wipe: more than one disk reports the serial S4EVNF0M123456']);
+    await refused(env(nvme), [wipe(DISK_LINES.manyReport('S4EVNF0M123456'))]);
   });
 
   it('when the disk is read-only, or RAID, LVM or device-mapper hold it or one of its partitions', async () => {
     const ro = await disk({ name: 'vda', transport: 'virtio', dev: '254:0', serial: 'RO-1', ro: true });
-    await refused(env(ro, { INSTALL_DISK_SERIAL: 'RO-1' }), [`wipe: ${ro} is read-only`]);
+    await refused(env(ro, { INSTALL_DISK_SERIAL: 'RO-1' }), [wipe(DISK_LINES.readOnly(ro))]);
     const held = await disk({ name: 'vdb', transport: 'virtio', dev: '254:16', serial: 'LVM-1', holders: ['dm-0'] });
-    await refused(env(held, { INSTALL_DISK_SERIAL: 'LVM-1' }), [`wipe: ${held} is held by dm-0 (RAID, LVM or device-mapper)`]);
+    await refused(env(held, { INSTALL_DISK_SERIAL: 'LVM-1' }), [wipe(DISK_LINES.held(held, 'dm-0'))]);
     const raid = await disk({
       name: 'vdc',
       transport: 'virtio',
@@ -149,57 +158,49 @@ describe('wipe-disk refuses, touching nothing', () => {
       serial: 'MD-1',
       partitions: [{ name: 'vdc1', dev: '254:33', holders: ['md127'] }],
     });
-    await refused(env(raid, { INSTALL_DISK_SERIAL: 'MD-1' }), [`wipe: ${raid} is held by md127 (RAID, LVM or device-mapper)`]);
+    await refused(env(raid, { INSTALL_DISK_SERIAL: 'MD-1' }), [wipe(DISK_LINES.held(raid, 'md127'))]);
   });
 
   it("when a partition's /dev node is not that partition", async () => {
     const parted = await disk({ name: 'vdz', transport: 'virtio', dev: '254:48', serial: 'P-1', partitions: [{ name: 'vdz1', dev: '254:49' }] });
-    await refused(env(parted, { INSTALL_DISK_SERIAL: 'P-1' }), ['wipe: /dev/vdz1 is not partition vdz1 (254:49) of vdz; nothing wiped']);
+    await refused(env(parted, { INSTALL_DISK_SERIAL: 'P-1' }), [wipe(WIPE_LINES.notPartition('/dev/vdz1', 'vdz1', '254:49', 'vdz'))]);
   });
 
   it.skipIf(!isRoot)('when the installer image cannot be pulled: the registry lacks it, or does not answer', async () => {
     const { missing, unreachable } = docker!;
-    const found = `wipe: ${nvme} reports the serial S4EVNF0M123456`;
+    const found = wipe(WIPE_LINES.reportsSerial(nvme, 'S4EVNF0M123456'));
     await refused(env(nvme, { INSTALLER_IMAGE: missing }), [
       found,
-      `wipe: the installer image ${missing} cannot be pulled (Error response from daemon: manifest for ${missing} not found: manifest unknown: manifest unknown); nothing wiped`,
+      wipe(WIPE_LINES.cannotPull(missing, `Error response from daemon: manifest for ${missing} not found: manifest unknown: manifest unknown`)),
     ]);
     await refused(env(nvme, { INSTALLER_IMAGE: unreachable }), [
       found,
-      `wipe: the installer image ${unreachable} cannot be pulled (Error response from daemon: Get "http://127.0.0.1:1/v2/": dial tcp 127.0.0.1:1: connect: connection refused); nothing wiped`,
+      wipe(WIPE_LINES.cannotPull(unreachable, 'Error response from daemon: Get "http://127.0.0.1:1/v2/": dial tcp 127.0.0.1:1: connect: connection refused')),
     ]);
   });
 
   it('when the disk image of a provision-image run does not answer', async () => {
     const e = (url: string) => imageEnv(nvme, url);
-    const found = `wipe: ${nvme} reports the serial S4EVNF0M123456`;
-    await refused(e(files.url('/nixos.raw.zst')), [found, `wipe: the image ${files.url('/nixos.raw.zst')} cannot be fetched (HTTP 404); nothing wiped`]);
+    const found = wipe(WIPE_LINES.reportsSerial(nvme, 'S4EVNF0M123456'));
+    await refused(e(files.url('/nixos.raw.zst')), [found, wipe(WIPE_LINES.imageUnreachable(files.url('/nixos.raw.zst'), WHY.http('404')))]);
     const gone = await new Files().start();
     await gone.stop();
-    await refused(e(gone.url('/nixos.raw.zst')), [found, `wipe: the image ${gone.url('/nixos.raw.zst')} cannot be fetched (ECONNREFUSED); nothing wiped`]);
+    await refused(e(gone.url('/nixos.raw.zst')), [found, wipe(WIPE_LINES.imageUnreachable(gone.url('/nixos.raw.zst'), WHY.socket('ECONNREFUSED')))]);
   });
 
   it('when the seed service of a provision-image run does not answer, or answers 5xx; never asking for the seed itself', async () => {
     files.served.set('/nixos.raw', Buffer.from('image'));
     // The seed under this boot's code: a GET would spend it (fleetd serves it once).
     files.served.set(`/v1/seed/${rig.code}`, Buffer.from('seed'));
-    const found = `wipe: ${nvme} reports the serial S4EVNF0M123456`;
-    const answers = `wipe: the image ${files.url('/nixos.raw')} answers`;
+    const found = wipe(WIPE_LINES.reportsSerial(nvme, 'S4EVNF0M123456'));
+    const answers = wipe(WIPE_LINES.imageAnswers(files.url('/nixos.raw')));
     const gone = await new Files().start();
     await gone.stop();
     const down = gone.url('/v1/seed');
-    await refused(imageEnv(nvme, files.url('/nixos.raw'), { SEED_URL: down }), [
-      found,
-      answers,
-      `wipe: the seed service ${down} does not answer (ECONNREFUSED); nothing wiped`,
-    ]);
+    await refused(imageEnv(nvme, files.url('/nixos.raw'), { SEED_URL: down }), [found, answers, wipe(WIPE_LINES.seedSilent(down, WHY.socket('ECONNREFUSED')))]);
     for (const status of [500, 503]) {
       files.statuses.set('/v1/seed', status);
-      await refused(imageEnv(nvme, files.url('/nixos.raw')), [
-        found,
-        answers,
-        `wipe: the seed service ${seedUrl()} does not answer (HTTP ${status}); nothing wiped`,
-      ]);
+      await refused(imageEnv(nvme, files.url('/nixos.raw')), [found, answers, wipe(WIPE_LINES.seedSilent(seedUrl(), WHY.http(String(status))))]);
     }
     expect(files.requests.filter((q) => q.path.startsWith('/v1/seed')).map((q) => `${q.method} ${q.path}`)).toEqual(['HEAD /v1/seed', 'HEAD /v1/seed']);
   });
@@ -226,73 +227,43 @@ describe('wipe-disk refuses a run that could not install after the wipe, touchin
   }
 
   const talos: Array<[string, Record<string, string>, string, string]> = [
-    ['no config URL', { CONFIG_URL: '' }, 'no config URL (CONFIG_URL)', 'install: no config URL is given'],
-    ['a config URL the hardwareMap lacks', { CONFIG_URL: '<no value>' }, 'no config URL (CONFIG_URL)', 'install: no config URL is given'],
-    ['no installer image', { INSTALLER_IMAGE: '' }, 'no installer image (INSTALLER_IMAGE)', 'install: no installer image is declared'],
-    [
-      'neither',
-      { INSTALLER_IMAGE: '', CONFIG_URL: '' },
-      'no installer image (INSTALLER_IMAGE) and no config URL (CONFIG_URL)',
-      'install: no installer image is declared',
-    ],
+    ['no config URL', { CONFIG_URL: '' }, lack('CONFIG_URL'), INSTALL_LINES.noConfigUrl()],
+    ['a config URL the hardwareMap lacks', { CONFIG_URL: '<no value>' }, lack('CONFIG_URL'), INSTALL_LINES.noConfigUrl()],
+    ['no installer image', { INSTALLER_IMAGE: '' }, lack('INSTALLER_IMAGE'), INSTALL_LINES.noInstaller()],
+    ['neither', { INSTALLER_IMAGE: '', CONFIG_URL: '' }, `${lack('INSTALLER_IMAGE')} and ${lack('CONFIG_URL')}`, INSTALL_LINES.noInstaller()],
   ];
   it.each(talos)('a Talos provision with %s', async (_, more, lacks, installSays) => {
-    await refusedBeforeAnything(env(nvme, more), `wipe: the run installs Talos, but gives install ${lacks}; nothing wiped`);
+    await refusedBeforeAnything(env(nvme, more), wipe(WIPE_LINES.talosLacks(lacks)));
     const later = await rig.perform('install', install, { ...env(nvme, more) });
-    expect(later).toEqual({ code: 1, lines: [installSays] });
+    expect(later).toEqual({ code: 1, lines: [printed('install', installSays)] });
   });
 
   const images: Array<[string, string, Record<string, string>, string, string]> = [
-    ['nixos-image', 'no sha256', { IMAGE_SHA256: '' }, 'no sha256 of 64 hex digits (IMAGE_SHA256)', 'image-to-disk: IMAGE_SHA256 is not 64 hex digits'],
-    [
-      'nixos-image',
-      'a sha256 of 63 hex digits',
-      { IMAGE_SHA256: 'a'.repeat(63) },
-      'no sha256 of 64 hex digits (IMAGE_SHA256)',
-      'image-to-disk: IMAGE_SHA256 is not 64 hex digits',
-    ],
-    [
-      'nixos-image',
-      'a sha256 that is not hex',
-      { IMAGE_SHA256: 'g'.repeat(64) },
-      'no sha256 of 64 hex digits (IMAGE_SHA256)',
-      'image-to-disk: IMAGE_SHA256 is not 64 hex digits',
-    ],
-    ['alpine-image', 'no seed URL', { SEED_URL: '' }, 'no seed URL (SEED_URL)', 'image-to-disk: no seed URL is given'],
-    ['cloud-init-nocloud', 'no seed URL', { SEED_URL: '<no value>' }, 'no seed URL (SEED_URL)', 'image-to-disk: no seed URL is given'],
-    ['nixos-image', 'no image URL', { IMAGE_URL: '' }, 'no image URL (IMAGE_URL)', 'image-to-disk: no image URL is declared'],
+    ['nixos-image', 'no sha256', { IMAGE_SHA256: '' }, lack('IMAGE_SHA256'), IMAGE_LINES.badSha256()],
+    ['nixos-image', 'a sha256 of 63 hex digits', { IMAGE_SHA256: 'a'.repeat(63) }, lack('IMAGE_SHA256'), IMAGE_LINES.badSha256()],
+    ['nixos-image', 'a sha256 that is not hex', { IMAGE_SHA256: 'g'.repeat(64) }, lack('IMAGE_SHA256'), IMAGE_LINES.badSha256()],
+    ['alpine-image', 'no seed URL', { SEED_URL: '' }, lack('SEED_URL'), IMAGE_LINES.noSeedUrl()],
+    ['cloud-init-nocloud', 'no seed URL', { SEED_URL: '<no value>' }, lack('SEED_URL'), IMAGE_LINES.noSeedUrl()],
+    ['nixos-image', 'no image URL', { IMAGE_URL: '' }, lack('IMAGE_URL'), IMAGE_LINES.noImageUrl()],
     [
       'cloud-init-nocloud',
       'none of them',
       { IMAGE_URL: '', IMAGE_SHA256: '', SEED_URL: '' },
-      'no image URL (IMAGE_URL), no sha256 of 64 hex digits (IMAGE_SHA256) and no seed URL (SEED_URL)',
-      'image-to-disk: no image URL is declared',
+      `${lack('IMAGE_URL')}, ${lack('IMAGE_SHA256')} and ${lack('SEED_URL')}`,
+      IMAGE_LINES.noImageUrl(),
     ],
   ];
   it.each(images)('%s: a provision with %s', async (os, _, more, lacks, imageSays) => {
     const e = imageEnv(nvme, image(), { OS: os, ...more });
-    await refusedBeforeAnything(e, `wipe: the run installs ${os}, but gives image-to-disk ${lacks}; nothing wiped`);
-    expect(await rig.perform('image-to-disk', imageToDisk, e)).toEqual({ code: 1, lines: [imageSays] });
+    await refusedBeforeAnything(e, wipe(WIPE_LINES.imageLacks(os, lacks)));
+    expect(await rig.perform('image-to-disk', imageToDisk, e)).toEqual({ code: 1, lines: [printed('image-to-disk', imageSays)] });
   });
 
   it('a run that installs but names no payload: OS empty, or no payload fleet knows', async () => {
-    const payloads = 'talos, nixos-image, alpine-image, cloud-init-nocloud';
-    await refusedBeforeAnything(
-      env(nvme, { OS: '' }),
-      `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`,
-    );
-    await refusedBeforeAnything(
-      env(nvme, { OS: '<no value>' }),
-      `wipe: the run installs (INSTALL is true) but names no payload: OS is empty, not one of ${payloads}; nothing wiped`,
-    );
-    await refusedBeforeAnything(
-      imageEnv(nvme, image(), { OS: 'ubuntu-image' }),
-      `wipe: the run installs (INSTALL is true) but names no payload: OS is "ubuntu-image", not one of ${payloads}; nothing wiped`,
-    );
-    await refusedBeforeAnything(
-      env(nvme, { OS: 'Talos' }),
-      `wipe: the run installs (INSTALL is true) but names no payload: OS is "Talos", not one of ${payloads}; nothing wiped`,
-    );
+    await refusedBeforeAnything(env(nvme, { OS: '' }), wipe(WIPE_LINES.noPayload(OS_SHOWN.empty())));
+    await refusedBeforeAnything(env(nvme, { OS: '<no value>' }), wipe(WIPE_LINES.noPayload(OS_SHOWN.empty())));
+    await refusedBeforeAnything(imageEnv(nvme, image(), { OS: 'ubuntu-image' }), wipe(WIPE_LINES.noPayload(OS_SHOWN.named('ubuntu-image'))));
+    await refusedBeforeAnything(env(nvme, { OS: 'Talos' }), wipe(WIPE_LINES.noPayload(OS_SHOWN.named('Talos'))));
   });
 });
 
@@ -301,7 +272,7 @@ describe('wipe-disk without work', () => {
     const nvme = await disk({ name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456' });
     await rig.attest();
     const r = await rig.perform('wipe-disk', wipeDisk, env(nvme, { WIPE: 'false' }));
-    expect(r).toEqual({ code: 0, lines: ['wipe: WIPE is "false", not true: nothing wiped'] });
+    expect(r).toEqual({ code: 0, lines: [wipe(WIPE_LINES.skipped('false'))] });
     expect(sha256sum(nvme)).toBe(disks.get(nvme));
     expect(rig.calls).toEqual([]);
   });
@@ -312,7 +283,7 @@ describe('wipe-disk without work', () => {
     files.served.set('/nixos.raw', Buffer.from('image'));
     files.noHead = true;
     const r = await rig.perform('wipe-disk', wipeDisk, imageEnv(nvme, files.url('/nixos.raw')));
-    expect(r.lines).toContain(`wipe: the image ${files.url('/nixos.raw')} answers`);
+    expect(r.lines).toContain(wipe(WIPE_LINES.imageAnswers(files.url('/nixos.raw'))));
     expect(files.requests.filter((q) => q.path === '/nixos.raw').map((q) => q.method)).toEqual(['HEAD', 'GET']);
     expect(r.code).toBe(0);
     expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
@@ -328,9 +299,9 @@ describe('wipe-disk without work', () => {
       const r = await rig.perform('wipe-disk', wipeDisk, imageEnv(nvme, files.url('/nixos.raw'), { OS: os }));
       expect(r.code, r.lines.join('\n')).toBe(0);
       expect(r.lines.slice(0, 3)).toEqual([
-        `wipe: ${nvme} reports the serial S4EVNF0M123456`,
-        `wipe: the image ${files.url('/nixos.raw')} answers`,
-        `wipe: the seed service ${seedUrl()} answers`,
+        wipe(WIPE_LINES.reportsSerial(nvme, 'S4EVNF0M123456')),
+        wipe(WIPE_LINES.imageAnswers(files.url('/nixos.raw'))),
+        wipe(WIPE_LINES.seedAnswers(seedUrl())),
       ]);
       expect(files.requests).toEqual([
         { method: 'HEAD', path: '/nixos.raw' },
@@ -358,8 +329,8 @@ describe('wipe-disk for a run that installs nothing', () => {
     await rig.attest();
     const r = await rig.perform('wipe-disk', wipeDisk, retireEnv(nvme));
     expect(r.code, r.lines.join('\n')).toBe(0);
-    expect(r.lines[0]).toBe(`wipe: ${nvme} reports the serial S4EVNF0M123456`);
-    expect(r.lines.at(-1)).toBe(`wipe: wiped ${nvme} in boot ${rig.bootId}`);
+    expect(r.lines[0]).toBe(wipe(WIPE_LINES.reportsSerial(nvme, 'S4EVNF0M123456')));
+    expect(r.lines.at(-1)).toBe(wipe(WIPE_LINES.wiped(nvme, rig.bootId)));
     expect(sha256sum(nvme)).not.toBe(disks.get(nvme));
     await expect(access(join(rig.fleet, WIPED_FILE))).resolves.toBeUndefined();
     expect(rig.calls.filter((c) => c.cmd === 'docker')).toEqual([]);

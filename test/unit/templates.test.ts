@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ACTIONS, BUNDLE_DIR } from '../../images/tink-reprovision-tools/actions.js';
 import { readEnv } from '../../images/tink-reprovision-tools/lib/env.js';
+import { LACKS, WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { lackRefusal } from '../../images/tink-reprovision-tools/wipe/run-needs.js';
 import type { Device } from '../../verifier/inventory/device.js';
 import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js';
@@ -126,13 +127,9 @@ describe('wipe-disk, given the Workflows fleetd creates', () => {
   });
 
   it('refuses a provision fleetd has no config URL or seed URL for, before the wipe', () => {
-    expect(wipeRefusal(classes[0]!, 'provision', { seedUrl: urls.seedUrl })).toBe(
-      'the run installs Talos, but gives install no config URL (CONFIG_URL); nothing wiped',
-    );
+    expect(wipeRefusal(classes[0]!, 'provision', { seedUrl: urls.seedUrl })).toBe(WIPE_LINES.talosLacks(`${LACKS.CONFIG_URL} (CONFIG_URL)`));
     for (const cls of classes.slice(1)) {
-      expect(wipeRefusal(cls, 'provision', { configUrl: urls.configUrl })).toBe(
-        `the run installs ${cls.payload}, but gives image-to-disk no seed URL (SEED_URL); nothing wiped`,
-      );
+      expect(wipeRefusal(cls, 'provision', { configUrl: urls.configUrl })).toBe(WIPE_LINES.imageLacks(cls.payload, `${LACKS.SEED_URL} (SEED_URL)`));
     }
   });
 });

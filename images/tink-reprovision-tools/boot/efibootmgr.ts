@@ -11,6 +11,9 @@
  * `*` marks an active entry; the label ends at the tab. efivar 39 prints a file path without its
  * `File(…)` wrapper, so both forms are read. With no BootOrder it says "No BootOrder is set; …".
  */
+/** The label of the firmware entry next-boot keeps for a payload. */
+export const entryLabel = (os: string): string => `fleet ${os}`;
+
 export interface BootEntry {
   num: string;
   active: boolean;

@@ -5,7 +5,9 @@ import type { Action } from '../lib/action.js';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
-import { loadsFrom, orderFirst, parseEfibootmgr, planEntries, type BootState } from './efibootmgr.js';
+import { NEXT_BOOT_LINES, UNSET } from '../lines/next-boot.js';
+import { NOTHING, SHARED_LINES } from '../lines/shared.js';
+import { entryLabel, loadsFrom, orderFirst, parseEfibootmgr, planEntries, type BootState } from './efibootmgr.js';
 
 /**
  * next-boot: one active `fleet <os>` firmware entry that loads the removable-path loader from the
@@ -14,29 +16,29 @@ import { loadsFrom, orderFirst, parseEfibootmgr, planEntries, type BootState } f
  */
 export const nextBoot: Action<'next-boot'> = async (env, io, say) => {
   if (!env.OS) {
-    say('OS is empty: nothing was installed, so the boot entries stay as they are');
+    say(NEXT_BOOT_LINES.skipped());
     return;
   }
   const disk = env.INSTALL_DISK;
-  if (!disk) throw new Refusal('no install disk is declared');
-  await confirmWipedDisk(io, disk, 'no boot entry changed');
+  if (!disk) throw new Refusal(SHARED_LINES.noInstallDisk());
+  await confirmWipedDisk(io, disk, NOTHING['next-boot']);
   const gpt = await readGpt(disk);
   const esp = theEsp(gpt, disk);
   if (!(await espHoldsLoader(io, mtoolsImage(disk, gpt!, esp)))) {
-    throw new Refusal(`the EFI system partition of ${disk} (partition ${esp.index}) holds no ${REMOVABLE_LOADER}`);
+    throw new Refusal(NEXT_BOOT_LINES.noLoader(disk, String(esp.index)));
   }
 
-  const label = `fleet ${env.OS}`;
+  const label = entryLabel(env.OS);
   const plan = planEntries(await entries(io), label, esp.guid, REMOVABLE_LOADER);
   for (const num of plan.stale) {
     await efibootmgr(io, ['-q', '-b', num, '-B']);
-    say(`deleted Boot${num}, a "${label}" entry that loads something else`);
+    say(NEXT_BOOT_LINES.deletedStale(num, env.OS));
   }
   let num = plan.keep;
   if (num === null) {
     await efibootmgr(io, ['-q', '-c', '-d', disk, '-p', String(esp.index), '-L', label, '-l', REMOVABLE_LOADER]);
     num = planEntries(await entries(io), label, esp.guid, REMOVABLE_LOADER).keep;
-    if (num === null) throw new Error(`efibootmgr created no "${label}" entry that loads ${REMOVABLE_LOADER} from ${disk}`);
+    if (num === null) throw new Error(NEXT_BOOT_LINES.notCreated(env.OS, disk));
   }
   await efibootmgr(io, ['-q', '-o', orderFirst((await entries(io)).order, num, plan.stale).join(',')]);
   await efibootmgr(io, ['-q', '-n', num]);
@@ -44,10 +46,10 @@ export const nextBoot: Action<'next-boot'> = async (env, io, say) => {
   const back = await entries(io);
   const entry = back.entries.find((e) => e.num === num);
   if (!entry?.active || !loadsFrom(entry, esp.guid, REMOVABLE_LOADER) || back.next !== num || back.order[0] !== num) {
-    throw new Error(`the firmware did not keep Boot${num} as set: BootNext ${back.next ?? 'unset'}, BootOrder ${back.order.join(',') || 'unset'}`);
+    throw new Error(NEXT_BOOT_LINES.notKept(num, back.next ?? UNSET, back.order.join(',') || UNSET));
   }
-  say(`Boot${num} "${label}" loads ${REMOVABLE_LOADER} from partition ${esp.index} (${esp.guid}) of ${disk}`);
-  say(`BootNext is ${num}; BootOrder is ${back.order.join(',')}`);
+  say(NEXT_BOOT_LINES.entry(num, env.OS, String(esp.index), esp.guid, disk));
+  say(NEXT_BOOT_LINES.order(num, back.order.join(',')));
 };
 
 async function entries(io: ActionIO): Promise<BootState> {
@@ -56,6 +58,6 @@ async function entries(io: ActionIO): Promise<BootState> {
 
 async function efibootmgr(io: ActionIO, args: string[]): Promise<string> {
   const r = await io.run('efibootmgr', args);
-  if (r.code !== 0) throw new Error(`efibootmgr ${args.join(' ')}: ${lastLine(r)}`);
+  if (r.code !== 0) throw new Error(NEXT_BOOT_LINES.efibootmgrFailed(args.join(' '), lastLine(r)));
   return r.stdout;
 }

@@ -6,6 +6,7 @@ import type { Action } from '../lib/action.js';
 import type { ActionIO } from '../lib/io.js';
 import { lastLine } from '../lib/run.js';
 import { Refusal } from '../lib/refusal.js';
+import { CONTAINER_DOES, DOING, NOT_DONE, REBOOT_LINES, type Power } from '../lines/reboot.js';
 
 /** Set by the action on the container it hands the reboot to (the bundle then runs `rebootNow`); no Template sets it. */
 export const REBOOT_DETACHED = 'FLEET_REBOOT_DETACHED';
@@ -23,13 +24,12 @@ export const REBOOT_DELAY_S = 5;
  * action's, so it cannot be a child of this one.
  */
 export const reboot: Action<'reboot'> = async (env, io, say) => {
-  const off = env.POWER_OFF === 'true';
+  const power = powerOf(env.POWER_OFF);
   await flush(io, say);
   // A container's host name is its id: Docker names the image this action runs in.
   const self = await io.run('docker', ['inspect', '--format', '{{.Config.Image}}', hostname()]);
   const image = self.stdout.trim();
-  const not = `the machine was not ${off ? 'powered off' : 'rebooted'}`;
-  if (self.code !== 0 || !image) throw new Refusal(`cannot find this action's image on HookOS's Docker engine (${lastLine(self)}); ${not}`);
+  if (self.code !== 0 || !image) throw new Refusal(REBOOT_LINES.noImage(lastLine(self), NOT_DONE[power]));
   const handoff = await io.run('docker', [
     'run',
     '--detach',
@@ -45,23 +45,27 @@ export const reboot: Action<'reboot'> = async (env, io, say) => {
     'node',
     `${BUNDLE_DIR}/reboot.mjs`,
   ]);
-  if (handoff.code !== 0) throw new Refusal(`cannot start the container that ${off ? 'powers the machine off' : 'reboots it'} (${lastLine(handoff)}); ${not}`);
-  say(`${off ? 'powering off' : 'rebooting'} in ${REBOOT_DELAY_S} s, once tink-agent has reported this action`);
+  if (handoff.code !== 0) throw new Refusal(REBOOT_LINES.cannotStart(CONTAINER_DOES[power], lastLine(handoff), NOT_DONE[power]));
+  say(REBOOT_LINES.handedOff(DOING[power], String(REBOOT_DELAY_S)));
 };
 
 /** The detached container's part: wait for the report, sync again, pull the trigger. */
 export const rebootNow: Action<'reboot'> = async (env, io, say) => {
-  const off = env.POWER_OFF === 'true';
+  const power = powerOf(env.POWER_OFF);
   await io.sleep(REBOOT_DELAY_S * 1000);
   await flush(io, say);
-  say(off ? 'powering off' : 'rebooting');
+  say(REBOOT_LINES.now(DOING[power]));
   const trigger = join(io.procRoot, 'sysrq-trigger');
   await appendFile(trigger, 's');
-  await appendFile(trigger, off ? 'o' : 'b');
+  await appendFile(trigger, power === 'off' ? 'o' : 'b');
 };
 
 async function flush(io: ActionIO, say: (text: string) => void): Promise<void> {
   const sync = await io.run('sync', []);
-  if (sync.code !== 0) throw new Error(`sync: ${lastLine(sync)}`);
-  say('synced the disks');
+  if (sync.code !== 0) throw new Error(REBOOT_LINES.syncFailed(lastLine(sync)));
+  say(REBOOT_LINES.synced());
+}
+
+function powerOf(powerOff: string): Power {
+  return powerOff === 'true' ? 'off' : 'reboot';
 }

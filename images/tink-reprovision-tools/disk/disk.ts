@@ -1,3 +1,5 @@
+import { WHAT_IS_THERE } from '../lines/disk.js';
+
 /** A whole disk as the kernel shows it in sysfs: the facts wipe-disk decides on, nothing from /dev names. */
 export interface Disk {
   /** The kernel's name: vda, nvme0n1, sda. */
@@ -25,5 +27,5 @@ export interface Partition {
 
 /** How a line names a disk: the first serial it reports is the one a person reads on its label. */
 export function describeDisk(d: Disk): string {
-  return d.serials.length > 0 ? `the disk with serial ${d.serials[0]}` : 'a disk with no serial';
+  return d.serials.length > 0 ? WHAT_IS_THERE.disk(d.serials[0]!) : WHAT_IS_THERE.noSerial();
 }

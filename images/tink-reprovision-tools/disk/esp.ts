@@ -1,5 +1,6 @@
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
+import { DISK_LINES } from '../lines/disk.js';
 import { PART_TYPE, type GptPartition } from './gpt.js';
 import { byteOffset, type DiskGpt } from './read-gpt.js';
 
@@ -11,10 +12,10 @@ export const MTOOLS_ENV = { MTOOLS_SKIP_CHECK: '1' };
 
 /** The disk's one EFI system partition, by its GPT type GUID: none or two is a refusal, not a guess. */
 export function theEsp(gpt: DiskGpt | null, disk: string): GptPartition {
-  if (!gpt) throw new Refusal(`${disk} has no GPT`);
+  if (!gpt) throw new Refusal(DISK_LINES.noGpt(disk));
   const esps = gpt.partitions.filter((p) => p.type === PART_TYPE.efiSystem);
-  if (esps.length === 0) throw new Refusal(`${disk} has no EFI system partition`);
-  if (esps.length > 1) throw new Refusal(`${disk} has ${esps.length} EFI system partitions: ${esps.map((p) => p.index).join(', ')}`);
+  if (esps.length === 0) throw new Refusal(DISK_LINES.noEsp(disk));
+  if (esps.length > 1) throw new Refusal(DISK_LINES.manyEsps(disk, String(esps.length), esps.map((p) => p.index).join(', ')));
   return esps[0]!;
 }
 

@@ -1,3 +1,4 @@
+import { DISK_LINES, WHAT_IS_THERE } from '../lines/disk.js';
 import { describeDisk, type Disk } from './disk.js';
 
 export type Identity = { ok: true; disk: Disk } | { ok: false; reason: string };
@@ -10,24 +11,24 @@ export type Identity = { ok: true; disk: Disk } | { ok: false; reason: string };
  */
 export function identify(disks: readonly Disk[], serial: string, installDisk: string, installDev: string | null): Identity {
   const named = disks.filter((d) => d.serials.includes(serial));
-  if (named.length === 0) return { ok: false, reason: `no disk reports the serial ${serial}` };
-  if (named.length > 1) return { ok: false, reason: `more than one disk reports the serial ${serial}` };
+  if (named.length === 0) return { ok: false, reason: DISK_LINES.noneReports(serial) };
+  if (named.length > 1) return { ok: false, reason: DISK_LINES.manyReport(serial) };
   const disk = named[0]!;
-  if (disk.removable) return { ok: false, reason: `/dev/${disk.name} is removable` };
-  if (disk.usb) return { ok: false, reason: `/dev/${disk.name} is on USB` };
+  if (disk.removable) return { ok: false, reason: DISK_LINES.removable(disk.name) };
+  if (disk.usb) return { ok: false, reason: DISK_LINES.onUsb(disk.name) };
   if (installDev !== disk.dev) {
-    return { ok: false, reason: `${installDisk} is ${whatIsAt(disks, installDev)}, but the disk that reports ${serial} is /dev/${disk.name}` };
+    return { ok: false, reason: DISK_LINES.elsewhere(installDisk, whatIsAt(disks, installDev), serial, disk.name) };
   }
-  if (disk.readOnly) return { ok: false, reason: `${installDisk} is read-only` };
-  if (disk.holders.length > 0) return { ok: false, reason: `${installDisk} is held by ${disk.holders.join(', ')} (RAID, LVM or device-mapper)` };
+  if (disk.readOnly) return { ok: false, reason: DISK_LINES.readOnly(installDisk) };
+  if (disk.holders.length > 0) return { ok: false, reason: DISK_LINES.held(installDisk, disk.holders.join(', ')) };
   return { ok: true, disk };
 }
 
 function whatIsAt(disks: readonly Disk[], dev: string | null): string {
-  if (dev === null) return 'missing';
+  if (dev === null) return WHAT_IS_THERE.missing();
   const disk = disks.find((d) => d.dev === dev);
   if (disk) return describeDisk(disk);
   const owner = disks.find((d) => d.partitions.some((p) => p.dev === dev));
-  if (owner) return `partition ${owner.partitions.find((p) => p.dev === dev)!.name} of ${describeDisk(owner)}`;
-  return `device ${dev}, which is no install disk`;
+  if (owner) return WHAT_IS_THERE.partition(owner.partitions.find((p) => p.dev === dev)!.name, describeDisk(owner));
+  return WHAT_IS_THERE.stranger(dev);
 }

@@ -1,6 +1,7 @@
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { readBootId, readWipedRecord } from '../lib/fleet-dir.js';
+import { SHARED_LINES, type Nothing } from '../lines/shared.js';
 import type { Disk } from './disk.js';
 import { identify } from './identity.js';
 import { readDisks } from './sysfs.js';
@@ -18,11 +19,11 @@ export async function locateDisk(io: ActionIO, serial: string, installDisk: stri
  * this very boot, and still report the serial it reported then. `nothing` ends the refusal lines
  * ("nothing installed"): a run that resumed in a new boot never writes to a disk it did not wipe.
  */
-export async function confirmWipedDisk(io: ActionIO, installDisk: string, nothing: string): Promise<Disk> {
+export async function confirmWipedDisk(io: ActionIO, installDisk: string, nothing: Nothing): Promise<Disk> {
   const record = await readWipedRecord(io);
   if (!record || record.bootId !== (await readBootId(io))) {
-    throw new Refusal(`this run resumed in a new boot after wipe-disk; ${nothing}; set desired_action to provision`);
+    throw new Refusal(SHARED_LINES.resumed(nothing));
   }
-  if (record.disk !== installDisk) throw new Refusal(`${installDisk} is not ${record.disk}, the disk wipe-disk wiped; ${nothing}`);
+  if (record.disk !== installDisk) throw new Refusal(SHARED_LINES.notWiped(installDisk, record.disk, nothing));
   return locateDisk(io, record.serial, installDisk);
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { request, requestFailure } from '../lib/http.js';
 import { Refusal } from '../lib/refusal.js';
+import { IMAGE_LINES } from '../lines/image.js';
+import { WHY } from '../lines/shared.js';
 import { mib } from './ram.js';
 
 export interface Downloaded {
@@ -18,7 +20,7 @@ const UNKNOWN_STEP = 256 << 20;
  * is a refusal that ends "nothing written".
  */
 export async function download(url: string, what: string, cap: number, say: (text: string) => void): Promise<Downloaded> {
-  const refuse = (why: string) => new Refusal(`${what} cannot be fetched (${why}); nothing written`);
+  const refuse = (why: string) => new Refusal(IMAGE_LINES.cannotFetch(what, why));
   let res;
   try {
     res = await request(url);
@@ -28,10 +30,10 @@ export async function download(url: string, what: string, cap: number, say: (tex
   const status = res.statusCode ?? 0;
   if (status < 200 || status >= 300) {
     res.destroy();
-    throw refuse(`HTTP ${status}`);
+    throw refuse(WHY.http(String(status)));
   }
   const total = Number(res.headers['content-length']) || null;
-  const tooBig = () => new Refusal(`${what} is larger than the ${mib(cap)} MiB of RAM it may use; nothing written`);
+  const tooBig = () => new Refusal(IMAGE_LINES.tooBigForRam(what, mib(cap)));
   if (total !== null && total > cap) {
     res.destroy();
     throw tooBig();
@@ -48,7 +50,7 @@ export async function download(url: string, what: string, cap: number, say: (tex
       hash.update(chunk);
       chunks.push(chunk);
       if (size >= report) {
-        say(`downloaded ${mib(size)}${total ? ` of ${mib(total)}` : ''} MiB`);
+        say(total ? IMAGE_LINES.progress(mib(size), mib(total)) : IMAGE_LINES.progressUnknown(mib(size)));
         while (report <= size) report += step;
       }
     }
@@ -56,6 +58,6 @@ export async function download(url: string, what: string, cap: number, say: (tex
     throw err instanceof Refusal ? err : refuse(requestFailure(err));
   }
   // A connection that closed early ends the body short of its announced length.
-  if (total !== null && size !== total) throw refuse(`the connection closed after ${size} of ${total} bytes`);
+  if (total !== null && size !== total) throw refuse(WHY.closedEarly(String(size), String(total)));
   return { chunks, size, sha256: hash.digest('hex') };
 }

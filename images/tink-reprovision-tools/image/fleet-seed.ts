@@ -4,9 +4,8 @@ import { MTOOLS_ENV } from '../disk/esp.js';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
-
-/** The file a nixos-image or alpine-image node's first boot reads from its ESP to fetch its seed. */
-export const FLEET_SEED_FILE = 'fleet-seed.json';
+import { IMAGE_LINES } from '../lines/image.js';
+import { FLEET_SEED_FILE } from './seed-places.js';
 
 export interface FleetSeed {
   seedUrl: string;
@@ -20,7 +19,7 @@ export interface FleetSeed {
 export async function readNodeUuid(io: ActionIO): Promise<string> {
   const path = join(io.sysRoot, 'class/dmi/id/product_uuid');
   const uuid = (await readFile(path, 'utf8').catch(() => '')).trim().toLowerCase();
-  if (!/^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/.test(uuid)) throw new Refusal(`no node UUID in ${path}; nothing written`);
+  if (!/^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/.test(uuid)) throw new Refusal(IMAGE_LINES.noNodeUuid(path));
   return uuid;
 }
 
@@ -33,7 +32,7 @@ export async function placeFleetSeed(io: ActionIO, image: string, seed: FleetSee
   const local = join(dir, FLEET_SEED_FILE);
   await writeFile(local, body, { mode: 0o600 });
   const copy = await io.run('mcopy', ['-D', 'o', '-i', image, local, `::/${FLEET_SEED_FILE}`], { env: MTOOLS_ENV });
-  if (copy.code !== 0) throw new Error(`mcopy ${FLEET_SEED_FILE}: ${lastLine(copy)}`);
+  if (copy.code !== 0) throw new Error(IMAGE_LINES.mcopyFailed(lastLine(copy)));
   const back = await io.run('mtype', ['-i', image, `::/${FLEET_SEED_FILE}`], { env: MTOOLS_ENV });
-  if (back.code !== 0 || back.stdout !== body) throw new Error(`${FLEET_SEED_FILE} does not read back from the ESP as written`);
+  if (back.code !== 0 || back.stdout !== body) throw new Error(IMAGE_LINES.fleetSeedNotBack());
 }

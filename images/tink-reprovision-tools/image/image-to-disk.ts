@@ -1,28 +1,23 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DISK_IMAGE_PAYLOADS, isDiskImagePayload } from '../../../shared/payloads.js';
+import { isDiskImagePayload } from '../../../shared/payloads.js';
 import { mtoolsImage, theEsp } from '../disk/esp.js';
 import { confirmWipedDisk } from '../disk/locate.js';
 import { byteOffset, readGpt } from '../disk/read-gpt.js';
 import type { Action } from '../lib/action.js';
 import { readInstallCode } from '../lib/fleet-dir.js';
 import { Advised, Refusal } from '../lib/refusal.js';
+import { DOWNLOAD_OF, IMAGE_LINES } from '../lines/image.js';
+import { NOTHING, SHARED_LINES } from '../lines/shared.js';
 import { decompressed } from './decompress.js';
 import { download, type Downloaded } from './download.js';
-import { placeFleetSeed, readNodeUuid, FLEET_SEED_FILE, type FleetSeed } from './fleet-seed.js';
+import { placeFleetSeed, readNodeUuid, type FleetSeed } from './fleet-seed.js';
 import { imageFormat, type ImageFormat } from './format.js';
-import { fetchNocloudSeed, writeNocloudSeed, NOCLOUD_DIR } from './nocloud.js';
+import { fetchNocloudSeed, writeNocloudSeed } from './nocloud.js';
 import { mib, ramCap } from './ram.js';
 import { chooseRoot, ext4Partitions } from './root.js';
 import { declaredSha256 } from './sha256.js';
 import { flushDisk, hashFromDisk, writeToDisk } from './write.js';
-
-/**
- * What image-to-disk says after a failure that came once the NoCloud seed was fetched: fleetd
- * serves a seed once, so a run that starts this action again cannot fetch it.
- */
-export const SEED_SPENT =
-  'the seed was fetched before this failure, and fleetd serves a seed once: set desired_action to provision, so that a new run gets a new code and a new seed';
 
 /**
  * image-to-disk: the class's disk image, downloaded into RAM and checked against IMAGE_SHA256
@@ -30,33 +25,34 @@ export const SEED_SPENT =
  * flushed, read back and hashed again; then the node's seed on it. Everything that can refuse
  * comes before the first write. The NoCloud seed is fetched last of all before it, once the image
  * passed its checks: fleetd serves a seed once, so an image that is refused leaves it unspent,
- * and a failure after the fetch ends in SEED_SPENT, the runbook's fix. Running it again writes the
- * same again (a NoCloud seed only while fleetd still holds it).
+ * and a failure after the fetch ends in the seed-spent line, the runbook's fix (a run that starts
+ * this action again cannot fetch the seed). Running it again writes the same again (a NoCloud seed
+ * only while fleetd still holds it).
  */
 export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
   const os = env.OS;
-  if (!isDiskImagePayload(os)) throw new Refusal(`OS is "${os}", not a disk-image payload (${DISK_IMAGE_PAYLOADS.join(', ')})`);
+  if (!isDiskImagePayload(os)) throw new Refusal(IMAGE_LINES.notDiskImage(os));
   const path = env.INSTALL_DISK;
-  if (!path) throw new Refusal('no install disk is declared');
-  if (!env.IMAGE_URL) throw new Refusal('no image URL is declared');
+  if (!path) throw new Refusal(SHARED_LINES.noInstallDisk());
+  if (!env.IMAGE_URL) throw new Refusal(IMAGE_LINES.noImageUrl());
   const expected = declaredSha256(env.IMAGE_SHA256);
-  if (!expected) throw new Refusal('IMAGE_SHA256 is not 64 hex digits');
-  if (!env.SEED_URL) throw new Refusal('no seed URL is given');
-  const disk = await confirmWipedDisk(io, path, 'nothing written');
+  if (!expected) throw new Refusal(IMAGE_LINES.badSha256());
+  if (!env.SEED_URL) throw new Refusal(IMAGE_LINES.noSeedUrl());
+  const disk = await confirmWipedDisk(io, path, NOTHING['image-to-disk']);
   const code = await readInstallCode(io);
-  if (!code) throw new Refusal('no install code');
+  if (!code) throw new Refusal(SHARED_LINES.noInstallCode());
 
   const dir = await mkdtemp(join(io.tmpDir, 'image-to-disk-'));
   try {
     const nocloud = os === 'cloud-init-nocloud';
     const fleetSeed: FleetSeed | null = nocloud ? null : { seedUrl: env.SEED_URL, node: env.NODE, nodeUuid: await readNodeUuid(io), installCode: code };
 
-    const image = await download(env.IMAGE_URL, `the image ${env.IMAGE_URL}`, await ramCap(io.procRoot), say);
-    if (image.sha256 !== expected) throw new Refusal(`the image's sha256 is ${image.sha256}, not IMAGE_SHA256 ${expected}; nothing written`);
+    const image = await download(env.IMAGE_URL, DOWNLOAD_OF.image(env.IMAGE_URL), await ramCap(io.procRoot), say);
+    if (image.sha256 !== expected) throw new Refusal(IMAGE_LINES.sha256Differs(image.sha256, expected));
     const format = imageFormat(image.chunks);
-    say(`downloaded ${mib(image.size)} MiB (${format}), sha256 ${expected} as declared`);
+    say(IMAGE_LINES.downloaded(mib(image.size), format, expected));
     if (format === 'raw' && image.size > disk.sizeBytes) {
-      throw new Refusal(`the image (${image.size} bytes) is larger than ${path} (${disk.sizeBytes} bytes); nothing written`);
+      throw new Refusal(IMAGE_LINES.largerThanDisk(String(image.size), path, String(disk.sizeBytes)));
     }
     // Last before the first write: from here a failure leaves the seed spent.
     const seedFiles = nocloud ? await fetchNocloudSeed(io, env.SEED_URL, code, dir, say) : [];
@@ -67,17 +63,17 @@ export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
       if (fleetSeed) {
         const esp = theEsp(gpt, path);
         await placeFleetSeed(io, mtoolsImage(path, gpt!, esp), fleetSeed, dir);
-        say(`put ${FLEET_SEED_FILE} on the EFI system partition (partition ${esp.index})`);
+        say(IMAGE_LINES.fleetSeedPut(String(esp.index)));
       } else {
-        if (!gpt) throw new Error(`the image on ${path} has no GPT`);
+        if (!gpt) throw new Error(IMAGE_LINES.imageNoGpt(path));
         const root = chooseRoot(gpt.partitions, await ext4Partitions(path, gpt));
         if (typeof root === 'string') throw new Error(root);
         await writeNocloudSeed(io, `${path}?offset=${byteOffset(gpt, root)}`, seedFiles, dir);
-        say(`put the seed (${seedFiles.join(', ')}) in /${NOCLOUD_DIR} on the root partition (partition ${root.index})`);
+        say(IMAGE_LINES.nocloudSeedPut(seedFiles.join(', '), String(root.index)));
       }
       await flushDisk(path);
     } catch (err) {
-      throw nocloud ? new Advised(err, SEED_SPENT) : err;
+      throw nocloud ? new Advised(err, IMAGE_LINES.seedSpent()) : err;
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -91,6 +87,6 @@ async function writeImage(path: string, image: Downloaded, format: ImageFormat, 
   const sha256 = written.sha256 ?? image.sha256;
   image.chunks.length = 0; // the RAM goes back before the read-back
   const back = await hashFromDisk(path, written.bytes);
-  if (back !== sha256) throw new Error(`${path} reads back sha256 ${back}, but the ${written.bytes} bytes written hash to ${sha256}`);
-  say(`wrote ${written.bytes} bytes to ${path}; they read back with the sha256 they were written with, ${back}`);
+  if (back !== sha256) throw new Error(IMAGE_LINES.readsBackOther(path, back, String(written.bytes), sha256));
+  say(IMAGE_LINES.wrote(String(written.bytes), path, back));
 }

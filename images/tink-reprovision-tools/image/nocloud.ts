@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
+import { DOWNLOAD_OF, IMAGE_LINES } from '../lines/image.js';
 import { download } from './download.js';
-
-/** Where cloud-init's NoCloud datasource reads a seed from the root filesystem. */
-export const NOCLOUD_DIR = 'var/lib/cloud/seed/nocloud';
+import { NOCLOUD_DIR } from './seed-places.js';
 
 /** A seed is a few small files (user-data, meta-data, network-config). */
 const SEED_CAP = 64 << 20;
@@ -20,16 +19,16 @@ const SAFE_NAME = /^(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._/-]+$/;
  * seed with anything but plain files and directories (a link would copy HookOS's files) is refused.
  */
 export async function fetchNocloudSeed(io: ActionIO, seedUrl: string, code: string, dir: string, say: (text: string) => void): Promise<string[]> {
-  const what = `the seed at ${seedUrl}/<install code>`;
+  const what = DOWNLOAD_OF.seed(seedUrl);
   const tar = await download(`${seedUrl.replace(/\/+$/, '')}/${code}`, what, SEED_CAP, say);
   const tarFile = join(dir, 'seed.tar');
   await writeFile(tarFile, Buffer.concat(tar.chunks), { mode: 0o600 });
   const out = join(dir, 'seed');
   await mkdir(out, { mode: 0o700 });
   const x = await io.run('tar', ['-x', '-f', tarFile, '-C', out, '--no-same-owner', '--no-same-permissions']);
-  if (x.code !== 0) throw new Refusal(`${what} is no tar (${lastLine(x)}); nothing written`);
+  if (x.code !== 0) throw new Refusal(IMAGE_LINES.seedNoTar(what, lastLine(x)));
   const files = await plainFiles(out, '');
-  if (files.length === 0) throw new Refusal(`${what} holds no file; nothing written`);
+  if (files.length === 0) throw new Refusal(IMAGE_LINES.seedEmpty(what));
   return files;
 }
 
@@ -38,10 +37,10 @@ async function plainFiles(root: string, rel: string): Promise<string[]> {
   for (const name of (await readdir(join(root, rel))).sort()) {
     const path = rel ? `${rel}/${name}` : name;
     const st = await lstat(join(root, path));
-    if (!SAFE_NAME.test(path)) throw new Refusal(`the seed holds ${JSON.stringify(path)}, a name fleet does not copy; nothing written`);
+    if (!SAFE_NAME.test(path)) throw new Refusal(IMAGE_LINES.seedBadName(path));
     if (st.isDirectory()) files.push(...(await plainFiles(root, path)));
     else if (st.isFile()) files.push(path);
-    else throw new Refusal(`the seed holds ${path}, which is neither a file nor a directory; nothing written`);
+    else throw new Refusal(IMAGE_LINES.seedNotFile(path));
   }
   return files;
 }
@@ -74,15 +73,15 @@ export async function writeNocloudSeed(io: ActionIO, fs: string, files: readonly
   const script = join(dir, 'write.debugfs');
   await writeFile(script, debugfsWriteScript(files, local));
   const w = await io.run('debugfs', ['-w', '-f', script, fs]);
-  if (w.code !== 0) throw new Error(`debugfs -w: ${lastLine(w)}`);
+  if (w.code !== 0) throw new Error(IMAGE_LINES.debugfsWriteFailed(lastLine(w)));
   const back = join(dir, 'back');
   await mkdir(back, { mode: 0o700 });
   const dumps = files.map((f, i) => `dump /${NOCLOUD_DIR}/${f} ${back}/${i}`).join('\n');
   await writeFile(script, `${dumps}\n`);
   const r = await io.run('debugfs', ['-f', script, fs]);
-  if (r.code !== 0) throw new Error(`debugfs: ${lastLine(r)}`);
+  if (r.code !== 0) throw new Error(IMAGE_LINES.debugfsReadFailed(lastLine(r)));
   for (const [i, f] of files.entries()) {
     const got = await readFile(join(back, String(i))).catch(() => null);
-    if (!got?.equals(await readFile(join(local, f)))) throw new Error(`${NOCLOUD_DIR}/${f} does not read back from the root filesystem as written`);
+    if (!got?.equals(await readFile(join(local, f)))) throw new Error(IMAGE_LINES.nocloudNotBack(f));
   }
 }

@@ -2,6 +2,8 @@ import { confirmWipedDisk } from '../disk/locate.js';
 import type { Action } from '../lib/action.js';
 import { readInstallCode } from '../lib/fleet-dir.js';
 import { Refusal } from '../lib/refusal.js';
+import { INSTALL_LINES } from '../lines/install.js';
+import { NOTHING, SHARED_LINES } from '../lines/shared.js';
 import { installerArgs, installerTail } from './installer.js';
 
 /**
@@ -11,21 +13,21 @@ import { installerArgs, installerTail } from './installer.js';
  */
 export const install: Action<'install'> = async (env, io, say) => {
   if (env.INSTALL !== 'true') {
-    say(`INSTALL is "${env.INSTALL}", not true: nothing installed (a retirement wipes only)`);
+    say(INSTALL_LINES.skipped(env.INSTALL));
     return;
   }
-  if (!env.INSTALL_DISK) throw new Refusal('no install disk is declared');
-  if (!env.INSTALLER_IMAGE) throw new Refusal('no installer image is declared');
-  if (!env.CONFIG_URL) throw new Refusal('no config URL is given');
-  await confirmWipedDisk(io, env.INSTALL_DISK, 'nothing installed');
+  if (!env.INSTALL_DISK) throw new Refusal(SHARED_LINES.noInstallDisk());
+  if (!env.INSTALLER_IMAGE) throw new Refusal(INSTALL_LINES.noInstaller());
+  if (!env.CONFIG_URL) throw new Refusal(INSTALL_LINES.noConfigUrl());
+  await confirmWipedDisk(io, env.INSTALL_DISK, NOTHING.install);
   const code = await readInstallCode(io);
-  if (!code) throw new Refusal('no install code');
+  if (!code) throw new Refusal(SHARED_LINES.noInstallCode());
 
-  say(`running the installer ${env.INSTALLER_IMAGE} on ${env.INSTALL_DISK}`);
+  say(INSTALL_LINES.running(env.INSTALLER_IMAGE, env.INSTALL_DISK));
   const r = await io.run('docker', installerArgs(env.INSTALLER_IMAGE, env.INSTALL_DISK, env.CONFIG_URL, code));
   if (r.code !== 0) {
-    for (const line of installerTail(r.lines, code)) say(line);
-    throw new Refusal('the installer failed; the lines above are its last output');
+    for (const line of installerTail(r.lines, code)) say(INSTALL_LINES.installerSays(line));
+    throw new Refusal(INSTALL_LINES.installerFailed());
   }
-  say(`installed Talos to ${env.INSTALL_DISK}`);
+  say(INSTALL_LINES.installed(env.INSTALL_DISK));
 };

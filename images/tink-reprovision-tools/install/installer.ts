@@ -1,3 +1,5 @@
+import { CODE_BLANK } from '../lines/shared.js';
+
 /**
  * How the Talos installer image is run: its entrypoint is /bin/installer, whose `install` takes
  * --disk, --platform and --config (the value it writes to the installed kernel's talos.config, as
@@ -28,7 +30,7 @@ export function installerArgs(image: string, disk: string, configUrl: string, co
 }
 
 /** How many of the installer's last lines a failure shows: its error and what led to it. */
-const TAIL_LINES = 20;
+export const TAIL_LINES = 20;
 
 /**
  * The installer's last non-empty lines, with the install code blanked wherever it shows (an
@@ -38,5 +40,5 @@ export function installerTail(lines: readonly string[], code: string): string[] 
   return lines
     .filter((l) => l.trim() !== '')
     .slice(-TAIL_LINES)
-    .map((l) => l.split(code).join('<install code>'));
+    .map((l) => l.split(code).join(CODE_BLANK));
 }

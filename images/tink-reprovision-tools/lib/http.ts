@@ -1,6 +1,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { errorMessage } from '../../../shared/errors.js';
+import { WHY } from '../lines/shared.js';
 
 /** A server that sends nothing for this long has stalled: the request fails rather than hang the action. */
 const IDLE_MS = 60_000;
@@ -17,17 +18,17 @@ export async function request(
 ): Promise<IncomingMessage> {
   const u = new URL(url);
   const client = u.protocol === 'https:' ? https : u.protocol === 'http:' ? http : null;
-  if (!client) throw new Error(`${u.protocol} is no HTTP URL scheme`);
+  if (!client) throw new Error(WHY.notHttp(u.protocol));
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
     const req = client.request(u, { method: opts.method ?? 'GET', headers: opts.headers }, resolve);
-    req.setTimeout(IDLE_MS, () => req.destroy(new Error(`no answer for ${IDLE_MS / 1000} s`)));
+    req.setTimeout(IDLE_MS, () => req.destroy(new Error(WHY.stalled(String(IDLE_MS / 1000)))));
     req.on('error', reject);
     req.end();
   });
   const status = res.statusCode ?? 0;
   if (status >= 300 && status < 400 && res.headers.location) {
     res.resume();
-    if (hops === 0) throw new Error(`more than ${REDIRECTS} redirects`);
+    if (hops === 0) throw new Error(WHY.redirects(String(REDIRECTS)));
     return request(new URL(res.headers.location, u).toString(), opts, hops - 1);
   }
   return res;
@@ -35,7 +36,8 @@ export async function request(
 
 /** Why a request failed, in a person's words: the socket's code (ECONNREFUSED) when it has one. */
 export function requestFailure(err: unknown): string {
-  return (err as { code?: string }).code ?? errorMessage(err);
+  const code = (err as { code?: string }).code;
+  return code == null ? errorMessage(err) : WHY.socket(code);
 }
 
 /**
@@ -51,7 +53,7 @@ export async function unreachable(url: string): Promise<string | null> {
       res.destroy();
     }
     const status = res.statusCode ?? 0;
-    return status >= 200 && status < 300 ? null : `HTTP ${status}`;
+    return status >= 200 && status < 300 ? null : WHY.http(String(status));
   } catch (err) {
     return requestFailure(err);
   }
@@ -67,7 +69,7 @@ export async function silent(url: string): Promise<string | null> {
     const res = await request(url, { method: 'HEAD' });
     res.resume();
     const status = res.statusCode ?? 0;
-    return status > 0 && status < 500 ? null : `HTTP ${status}`;
+    return status > 0 && status < 500 ? null : WHY.http(String(status));
   } catch (err) {
     return requestFailure(err);
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { WHY } from '../lines/shared.js';
 
 export interface RunResult {
   /** The exit code; 127 when the command is not there, 128 + n when signal n ended it. */
@@ -50,6 +51,6 @@ export function lastLine(r: RunResult): string {
     r.lines
       .map((l) => l.trim())
       .filter(Boolean)
-      .at(-1) ?? `exit code ${r.code}`
+      .at(-1) ?? WHY.exitCode(String(r.code))
   );
 }

@@ -3,6 +3,7 @@ import type { Disk } from '../disk/disk.js';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
+import { WIPE_LINES } from '../lines/wipe.js';
 
 const MIB = 1 << 20;
 
@@ -14,7 +15,7 @@ export async function partitionNodes(io: ActionIO, disk: Disk): Promise<string[]
   const nodes: string[] = [];
   for (const p of disk.partitions) {
     const node = `/dev/${p.name}`;
-    if ((await io.deviceNumber(node)) !== p.dev) throw new Refusal(`${node} is not partition ${p.name} (${p.dev}) of ${disk.name}; nothing wiped`);
+    if ((await io.deviceNumber(node)) !== p.dev) throw new Refusal(WIPE_LINES.notPartition(node, p.name, p.dev, disk.name));
     nodes.push(node);
   }
   return nodes;
@@ -29,17 +30,17 @@ export async function partitionNodes(io: ActionIO, disk: Disk): Promise<string[]
 export async function erase(io: ActionIO, say: (text: string) => void, disk: Disk, path: string, partitions: readonly string[]): Promise<void> {
   for (const node of [...partitions, path]) await must(io, say, 'wipefs', ['--all', node]);
   if (disk.discard) await must(io, say, 'blkdiscard', [path]);
-  else say(`${path} takes no discard; its blocks stay until they are overwritten`);
+  else say(WIPE_LINES.noDiscard(path));
   await zeroEnds(path, disk.sizeBytes);
-  say(`zeroed the first and last MiB of ${path} (both GPT copies)`);
+  say(WIPE_LINES.zeroed(path));
   const reread = await io.run('blockdev', ['--rereadpt', path]);
-  if (reread.code !== 0) say(`the kernel kept the old partitions of ${path} (${lastLine(reread)})`);
+  if (reread.code !== 0) say(WIPE_LINES.keptPartitions(path, lastLine(reread)));
 }
 
 async function must(io: ActionIO, say: (text: string) => void, cmd: string, args: string[]): Promise<void> {
   const r = await io.run(cmd, args);
-  for (const line of r.lines) if (line.trim()) say(line);
-  if (r.code !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.code}`);
+  for (const line of r.lines) if (line.trim()) say(WIPE_LINES.toolSays(line));
+  if (r.code !== 0) throw new Error(WIPE_LINES.toolFailed(`${cmd} ${args.join(' ')}`, String(r.code)));
 }
 
 async function zeroEnds(path: string, size: number): Promise<void> {

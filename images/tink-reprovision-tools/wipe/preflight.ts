@@ -2,6 +2,7 @@ import type { ActionIO } from '../lib/io.js';
 import { silent, unreachable } from '../lib/http.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
+import { WIPE_LINES } from '../lines/wipe.js';
 
 /**
  * What the run installs must be there before the disk is wiped: the Talos installer pulled into
@@ -16,17 +17,17 @@ export async function preflight(io: ActionIO, say: (text: string) => void, need:
   const { installerImage, imageUrl, seedUrl } = need;
   if (installerImage) {
     const pull = await io.run('docker', ['pull', installerImage]);
-    if (pull.code !== 0) throw new Refusal(`the installer image ${installerImage} cannot be pulled (${lastLine(pull)}); nothing wiped`);
-    say(`pulled the installer image ${installerImage}`);
+    if (pull.code !== 0) throw new Refusal(WIPE_LINES.cannotPull(installerImage, lastLine(pull)));
+    say(WIPE_LINES.pulled(installerImage));
   }
   if (imageUrl) {
     const why = await unreachable(imageUrl);
-    if (why) throw new Refusal(`the image ${imageUrl} cannot be fetched (${why}); nothing wiped`);
-    say(`the image ${imageUrl} answers`);
+    if (why) throw new Refusal(WIPE_LINES.imageUnreachable(imageUrl, why));
+    say(WIPE_LINES.imageAnswers(imageUrl));
   }
   if (seedUrl) {
     const why = await silent(seedUrl);
-    if (why) throw new Refusal(`the seed service ${seedUrl} does not answer (${why}); nothing wiped`);
-    say(`the seed service ${seedUrl} answers`);
+    if (why) throw new Refusal(WIPE_LINES.seedSilent(seedUrl, why));
+    say(WIPE_LINES.seedAnswers(seedUrl));
   }
 }

@@ -1,12 +1,13 @@
-import { isDiskImagePayload, PAYLOADS } from '../../../shared/payloads.js';
+import { isDiskImagePayload } from '../../../shared/payloads.js';
 import { declaredSha256 } from '../image/sha256.js';
 import type { ActionEnv } from '../lib/env.js';
+import { lackList, OS_SHOWN, WIPE_LINES, type Lacking } from '../lines/wipe.js';
 
 /** What wipe-disk reads of the run to know that an install can follow the wipe. */
 export type RunEnv = Pick<ActionEnv<'wipe-disk'>, 'INSTALL' | 'OS' | 'INSTALLER_IMAGE' | 'CONFIG_URL' | 'IMAGE_URL' | 'IMAGE_SHA256' | 'SEED_URL'>;
 
 /** A variable the run does not give (or gives malformed) that it needs to install after the wipe. */
-export type Lack = 'OS' | 'INSTALLER_IMAGE' | 'CONFIG_URL' | 'IMAGE_URL' | 'IMAGE_SHA256' | 'SEED_URL';
+export type Lack = 'OS' | Lacking;
 
 /**
  * What the run lacks to install anything once wipe-disk has wiped, so that a Workflow can never
@@ -38,25 +39,11 @@ export function installsDiskImage(run: Pick<RunEnv, 'INSTALL' | 'OS'>): boolean 
   return run.INSTALL === 'true' && isDiskImagePayload(run.OS);
 }
 
-/** What each lack is, as the action that needs it would miss it. */
-const NO: Record<Exclude<Lack, 'OS'>, string> = {
-  INSTALLER_IMAGE: 'no installer image',
-  CONFIG_URL: 'no config URL',
-  IMAGE_URL: 'no image URL',
-  IMAGE_SHA256: 'no sha256 of 64 hex digits',
-  SEED_URL: 'no seed URL',
-};
-
 /** wipe-disk's refusal (after `wipe: `) for a run that could not install after the wipe; null when it can. */
 export function lackRefusal(run: RunEnv): string | null {
   const lacks = runLacks(run);
   if (lacks.length === 0) return null;
-  if (lacks.includes('OS')) {
-    const os = run.OS ? `"${run.OS}"` : 'empty';
-    return `the run installs (INSTALL is true) but names no payload: OS is ${os}, not one of ${PAYLOADS.join(', ')}; nothing wiped`;
-  }
-  const [payload, action] = run.OS === 'talos' ? ['Talos', 'install'] : [run.OS, 'image-to-disk'];
-  const missing = lacks.map((l) => `${NO[l as Exclude<Lack, 'OS'>]} (${l})`);
-  const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
-  return `the run installs ${payload}, but gives ${action} ${list}; nothing wiped`;
+  if (lacks.includes('OS')) return WIPE_LINES.noPayload(run.OS ? OS_SHOWN.named(run.OS) : OS_SHOWN.empty());
+  const missing = lackList(lacks as Lacking[]);
+  return run.OS === 'talos' ? WIPE_LINES.talosLacks(missing) : WIPE_LINES.imageLacks(run.OS, missing);
 }

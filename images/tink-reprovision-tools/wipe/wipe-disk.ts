@@ -2,6 +2,8 @@ import { locateDisk } from '../disk/locate.js';
 import type { Action } from '../lib/action.js';
 import { bootPassedAttestation, readBootId, readInstallCode, writeWipedRecord } from '../lib/fleet-dir.js';
 import { Refusal } from '../lib/refusal.js';
+import { SHARED_LINES } from '../lines/shared.js';
+import { WIPE_LINES } from '../lines/wipe.js';
 import { erase, partitionNodes } from './erase.js';
 import { preflight } from './preflight.js';
 import { installsDiskImage, lackRefusal } from './run-needs.js';
@@ -15,22 +17,22 @@ import { installsDiskImage, lackRefusal } from './run-needs.js';
  */
 export const wipeDisk: Action<'wipe-disk'> = async (env, io, say) => {
   if (env.WIPE !== 'true') {
-    say(`WIPE is "${env.WIPE}", not true: nothing wiped`);
+    say(WIPE_LINES.skipped(env.WIPE));
     return;
   }
-  if (!env.INSTALL_DISK_SERIAL) throw new Refusal('no install disk serial is declared');
-  if (!env.INSTALL_DISK) throw new Refusal('no install disk is declared');
+  if (!env.INSTALL_DISK_SERIAL) throw new Refusal(WIPE_LINES.noSerial());
+  if (!env.INSTALL_DISK) throw new Refusal(SHARED_LINES.noInstallDisk());
   const lacking = lackRefusal(env);
   if (lacking) throw new Refusal(lacking);
-  if (!(await bootPassedAttestation(io))) throw new Refusal('this boot did not pass attestation');
-  if (!(await readInstallCode(io))) throw new Refusal('no install code');
+  if (!(await bootPassedAttestation(io))) throw new Refusal(WIPE_LINES.notAttested());
+  if (!(await readInstallCode(io))) throw new Refusal(SHARED_LINES.noInstallCode());
   const disk = await locateDisk(io, env.INSTALL_DISK_SERIAL, env.INSTALL_DISK);
   const partitions = await partitionNodes(io, disk);
-  say(`${env.INSTALL_DISK} reports the serial ${env.INSTALL_DISK_SERIAL}`);
+  say(WIPE_LINES.reportsSerial(env.INSTALL_DISK, env.INSTALL_DISK_SERIAL));
   await preflight(io, say, { installerImage: env.INSTALLER_IMAGE, imageUrl: env.IMAGE_URL, seedUrl: installsDiskImage(env) ? env.SEED_URL : '' });
 
   await erase(io, say, disk, env.INSTALL_DISK, partitions);
   const bootId = await readBootId(io);
   await writeWipedRecord(io, { bootId, disk: env.INSTALL_DISK, serial: env.INSTALL_DISK_SERIAL, at: new Date().toISOString() });
-  say(`wiped ${env.INSTALL_DISK} in boot ${bootId}`);
+  say(WIPE_LINES.wiped(env.INSTALL_DISK, bootId));
 };
