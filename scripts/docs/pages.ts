@@ -1,3 +1,4 @@
+import { actionLinesPage } from './action-lines-page.js';
 import { consoleLinesPage } from './console-lines-page.js';
 import { errorsPage } from './errors-page.js';
 import type { DocPage } from './page.js';
@@ -5,4 +6,4 @@ import { journalLinesPage } from './journal-lines-page.js';
 import { servePage } from './serve-page.js';
 
 /** Every page npm run docs writes. */
-export const PAGES: readonly DocPage[] = [errorsPage, servePage, journalLinesPage, consoleLinesPage];
+export const PAGES: readonly DocPage[] = [errorsPage, servePage, journalLinesPage, consoleLinesPage, actionLinesPage];

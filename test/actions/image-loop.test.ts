@@ -4,7 +4,7 @@ import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-disk.js';
-import { DOWNLOAD_OF, IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { DOWNLOAD_OF, IMAGE_FAILURES, IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
 import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
 import { SHARED_LINES, NOTHING, WHY } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
@@ -181,7 +181,7 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     files.served.set('/cut.raw.xz', cut);
     const r = await rig.perform('image-to-disk', imageToDisk, env('alpine-image', '/cut.raw.xz'));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_LINES.unpackFailed('xz', 'xz: (stdin): Unexpected end of input'))));
+    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_FAILURES.unpackFailed('xz', 'xz: (stdin): Unexpected end of input'))));
   });
 
   it.each([
@@ -191,7 +191,7 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     files.served.set(`/big.raw.${ext}`, execFileSync(cmd[0]!, cmd.slice(1), { input: Buffer.alloc(80 * MIB), maxBuffer: 64 * MIB }));
     const r = await rig.perform('image-to-disk', imageToDisk, env('alpine-image', `/big.raw.${ext}`));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_LINES.pastDisk(disk, String(64 * MIB)))));
+    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_FAILURES.pastDisk(disk, String(64 * MIB)))));
     await new Promise((ok) => setTimeout(ok, 200));
     expect(execFileSync('ps', ['--ppid', String(process.pid), '-o', 'comm='], { encoding: 'utf8' })).not.toMatch(/zstd/);
   });
@@ -201,7 +201,7 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     const from = files.requests.length;
     const r = await rig.perform('image-to-disk', imageToDisk, env('cloud-init-nocloud', '/big.raw.zst'));
     expect(r.code).toBe(1);
-    expect(r.lines.slice(-2)).toEqual([said(SHARED_LINES.failed(IMAGE_LINES.pastDisk(disk, String(64 * MIB)))), spent]);
+    expect(r.lines.slice(-2)).toEqual([said(SHARED_LINES.failed(IMAGE_FAILURES.pastDisk(disk, String(64 * MIB)))), spent]);
     expect(getsSince(from)).toEqual(['/big.raw.zst', seedPath()]);
   });
 
@@ -215,14 +215,14 @@ describe('image-to-disk fails on a packed image that is broken or too large', ()
     const r = await rig.perform('image-to-disk', imageToDisk, env('cloud-init-nocloud', '/two-roots.raw'));
     expect(r.code).toBe(1);
     expect(r.lines.at(-3)).toBe(said(IMAGE_LINES.wrote(String(twoRoots.length), disk, sha(twoRoots))));
-    expect(r.lines.slice(-2)).toEqual([said(SHARED_LINES.failed(IMAGE_LINES.rootCount('2'))), spent]);
+    expect(r.lines.slice(-2)).toEqual([said(SHARED_LINES.failed(IMAGE_FAILURES.rootCount('2'))), spent]);
     expect(getsSince(from)).toEqual(['/two-roots.raw', seedPath()]);
   });
 
   it('nixos-image: the same failure spends no seed (its first boot fetches it), so no such line', async () => {
     const r = await rig.perform('image-to-disk', imageToDisk, env('nixos-image', '/big.raw.zst'));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_LINES.pastDisk(disk, String(64 * MIB)))));
+    expect(r.lines.at(-1)).toBe(said(SHARED_LINES.failed(IMAGE_FAILURES.pastDisk(disk, String(64 * MIB)))));
     expect(r.lines).not.toContain(spent);
   });
 });

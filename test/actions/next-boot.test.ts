@@ -6,7 +6,7 @@ import { loadsFrom, orderFirst, parseEfibootmgr, planEntries } from '../../image
 import { nextBoot } from '../../images/tink-reprovision-tools/boot/next-boot.js';
 import { writeWipedRecord } from '../../images/tink-reprovision-tools/lib/fleet-dir.js';
 import { DISK_LINES } from '../../images/tink-reprovision-tools/lines/disk.js';
-import { NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
+import { NEXT_BOOT_FAILURES, NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
 import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
 import { NOTHING, SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { usedDisk } from './disk-images.js';
@@ -118,7 +118,7 @@ describe('next-boot refuses before it changes a boot entry', () => {
     const r = await rig.perform('next-boot', nextBoot, { OS: 'talos', INSTALL_DISK: disk });
     expect(r).toEqual({
       code: 1,
-      lines: [said(SHARED_LINES.failed(NEXT_BOOT_LINES.efibootmgrFailed('-v', 'EFI variables are not supported on this system.')))],
+      lines: [said(SHARED_LINES.failed(NEXT_BOOT_FAILURES.efibootmgrFailed('-v', 'EFI variables are not supported on this system.')))],
     });
   });
 });

@@ -12,7 +12,7 @@ import { debugfsWriteScript } from '../../images/tink-reprovision-tools/image/no
 import { chooseRoot } from '../../images/tink-reprovision-tools/image/root.js';
 import { declaredSha256 } from '../../images/tink-reprovision-tools/image/sha256.js';
 import { installerArgs, installerTail } from '../../images/tink-reprovision-tools/install/installer.js';
-import { IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { IMAGE_FAILURES } from '../../images/tink-reprovision-tools/lines/image.js';
 import { CODE_BLANK, NOTHING } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { LACKS, OS_SHOWN, WIPE_LINES, type Lacking } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { lackRefusal, runLacks, type RunEnv } from '../../images/tink-reprovision-tools/wipe/run-needs.js';
@@ -114,8 +114,8 @@ describe('images', () => {
     const esp = p(1, PART_TYPE.efiSystem);
     expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxRootX86_64)], new Set([2, 3]))).toMatchObject({ index: 3 });
     expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([3]))).toMatchObject({ index: 3 });
-    expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([2, 3]))).toBe(IMAGE_LINES.rootCount('2'));
-    expect(chooseRoot([esp, p(2, PART_TYPE.linuxRootX86_64)], new Set())).toBe(IMAGE_LINES.rootNotExt4('2'));
+    expect(chooseRoot([esp, p(2, PART_TYPE.linuxFilesystem), p(3, PART_TYPE.linuxFilesystem)], new Set([2, 3]))).toBe(IMAGE_FAILURES.rootCount('2'));
+    expect(chooseRoot([esp, p(2, PART_TYPE.linuxRootX86_64)], new Set())).toBe(IMAGE_FAILURES.rootNotExt4('2'));
   });
 
   it('get their NoCloud seed by a debugfs script that makes each directory once and replaces each file', () => {

@@ -5,7 +5,7 @@ import type { Action } from '../lib/action.js';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
-import { NEXT_BOOT_LINES, UNSET } from '../lines/next-boot.js';
+import { NEXT_BOOT_FAILURES, NEXT_BOOT_LINES, UNSET } from '../lines/next-boot.js';
 import { NOTHING, SHARED_LINES } from '../lines/shared.js';
 import { entryLabel, loadsFrom, orderFirst, parseEfibootmgr, planEntries, type BootState } from './efibootmgr.js';
 
@@ -38,7 +38,7 @@ export const nextBoot: Action<'next-boot'> = async (env, io, say) => {
   if (num === null) {
     await efibootmgr(io, ['-q', '-c', '-d', disk, '-p', String(esp.index), '-L', label, '-l', REMOVABLE_LOADER]);
     num = planEntries(await entries(io), label, esp.guid, REMOVABLE_LOADER).keep;
-    if (num === null) throw new Error(NEXT_BOOT_LINES.notCreated(env.OS, disk));
+    if (num === null) throw new Error(NEXT_BOOT_FAILURES.notCreated(env.OS, disk));
   }
   await efibootmgr(io, ['-q', '-o', orderFirst((await entries(io)).order, num, plan.stale).join(',')]);
   await efibootmgr(io, ['-q', '-n', num]);
@@ -46,7 +46,7 @@ export const nextBoot: Action<'next-boot'> = async (env, io, say) => {
   const back = await entries(io);
   const entry = back.entries.find((e) => e.num === num);
   if (!entry?.active || !loadsFrom(entry, esp.guid, REMOVABLE_LOADER) || back.next !== num || back.order[0] !== num) {
-    throw new Error(NEXT_BOOT_LINES.notKept(num, back.next ?? UNSET, back.order.join(',') || UNSET));
+    throw new Error(NEXT_BOOT_FAILURES.notKept(num, back.next ?? UNSET, back.order.join(',') || UNSET));
   }
   say(NEXT_BOOT_LINES.entry(num, env.OS, String(esp.index), esp.guid, disk));
   say(NEXT_BOOT_LINES.order(num, back.order.join(',')));
@@ -58,6 +58,6 @@ async function entries(io: ActionIO): Promise<BootState> {
 
 async function efibootmgr(io: ActionIO, args: string[]): Promise<string> {
   const r = await io.run('efibootmgr', args);
-  if (r.code !== 0) throw new Error(NEXT_BOOT_LINES.efibootmgrFailed(args.join(' '), lastLine(r)));
+  if (r.code !== 0) throw new Error(NEXT_BOOT_FAILURES.efibootmgrFailed(args.join(' '), lastLine(r)));
   return r.stdout;
 }

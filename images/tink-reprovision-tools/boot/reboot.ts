@@ -6,7 +6,7 @@ import type { Action } from '../lib/action.js';
 import type { ActionIO } from '../lib/io.js';
 import { lastLine } from '../lib/run.js';
 import { Refusal } from '../lib/refusal.js';
-import { CONTAINER_DOES, DOING, NOT_DONE, REBOOT_LINES, type Power } from '../lines/reboot.js';
+import { CONTAINER_DOES, DOING, NOT_DONE, type Power, REBOOT_FAILURES, REBOOT_LINES } from '../lines/reboot.js';
 
 /** Set by the action on the container it hands the reboot to (the bundle then runs `rebootNow`); no Template sets it. */
 export const REBOOT_DETACHED = 'FLEET_REBOOT_DETACHED';
@@ -62,7 +62,7 @@ export const rebootNow: Action<'reboot'> = async (env, io, say) => {
 
 async function flush(io: ActionIO, say: (text: string) => void): Promise<void> {
   const sync = await io.run('sync', []);
-  if (sync.code !== 0) throw new Error(REBOOT_LINES.syncFailed(lastLine(sync)));
+  if (sync.code !== 0) throw new Error(REBOOT_FAILURES.syncFailed(lastLine(sync)));
   say(REBOOT_LINES.synced());
 }
 

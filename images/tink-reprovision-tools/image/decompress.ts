@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import { IMAGE_LINES } from '../lines/image.js';
+import { IMAGE_FAILURES } from '../lines/image.js';
 import { WHY } from '../lines/shared.js';
 import type { ImageFormat } from './format.js';
 
@@ -38,5 +38,5 @@ export async function* decompressed(format: ImageFormat, chunks: readonly Buffer
   for await (const out of child.stdout) yield out as Buffer;
   await fed;
   const code = await exited;
-  if (code !== 0) throw new Error(IMAGE_LINES.unpackFailed(format, Buffer.concat(stderr).toString('utf8').trim() || WHY.exitCode(String(code))));
+  if (code !== 0) throw new Error(IMAGE_FAILURES.unpackFailed(format, Buffer.concat(stderr).toString('utf8').trim() || WHY.exitCode(String(code))));
 }

@@ -4,7 +4,7 @@ import { MTOOLS_ENV } from '../disk/esp.js';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
-import { IMAGE_LINES } from '../lines/image.js';
+import { IMAGE_FAILURES, IMAGE_LINES } from '../lines/image.js';
 import { FLEET_SEED_FILE } from './seed-places.js';
 
 export interface FleetSeed {
@@ -32,7 +32,7 @@ export async function placeFleetSeed(io: ActionIO, image: string, seed: FleetSee
   const local = join(dir, FLEET_SEED_FILE);
   await writeFile(local, body, { mode: 0o600 });
   const copy = await io.run('mcopy', ['-D', 'o', '-i', image, local, `::/${FLEET_SEED_FILE}`], { env: MTOOLS_ENV });
-  if (copy.code !== 0) throw new Error(IMAGE_LINES.mcopyFailed(lastLine(copy)));
+  if (copy.code !== 0) throw new Error(IMAGE_FAILURES.mcopyFailed(lastLine(copy)));
   const back = await io.run('mtype', ['-i', image, `::/${FLEET_SEED_FILE}`], { env: MTOOLS_ENV });
-  if (back.code !== 0 || back.stdout !== body) throw new Error(IMAGE_LINES.fleetSeedNotBack());
+  if (back.code !== 0 || back.stdout !== body) throw new Error(IMAGE_FAILURES.fleetSeedNotBack());
 }

@@ -7,7 +7,7 @@ import { byteOffset, readGpt } from '../disk/read-gpt.js';
 import type { Action } from '../lib/action.js';
 import { readInstallCode } from '../lib/fleet-dir.js';
 import { Advised, Refusal } from '../lib/refusal.js';
-import { DOWNLOAD_OF, IMAGE_LINES } from '../lines/image.js';
+import { DOWNLOAD_OF, IMAGE_FAILURES, IMAGE_LINES } from '../lines/image.js';
 import { NOTHING, SHARED_LINES } from '../lines/shared.js';
 import { decompressed } from './decompress.js';
 import { download, type Downloaded } from './download.js';
@@ -65,7 +65,7 @@ export const imageToDisk: Action<'image-to-disk'> = async (env, io, say) => {
         await placeFleetSeed(io, mtoolsImage(path, gpt!, esp), fleetSeed, dir);
         say(IMAGE_LINES.fleetSeedPut(String(esp.index)));
       } else {
-        if (!gpt) throw new Error(IMAGE_LINES.imageNoGpt(path));
+        if (!gpt) throw new Error(IMAGE_FAILURES.imageNoGpt(path));
         const root = chooseRoot(gpt.partitions, await ext4Partitions(path, gpt));
         if (typeof root === 'string') throw new Error(root);
         await writeNocloudSeed(io, `${path}?offset=${byteOffset(gpt, root)}`, seedFiles, dir);
@@ -87,6 +87,6 @@ async function writeImage(path: string, image: Downloaded, format: ImageFormat, 
   const sha256 = written.sha256 ?? image.sha256;
   image.chunks.length = 0; // the RAM goes back before the read-back
   const back = await hashFromDisk(path, written.bytes);
-  if (back !== sha256) throw new Error(IMAGE_LINES.readsBackOther(path, back, String(written.bytes), sha256));
+  if (back !== sha256) throw new Error(IMAGE_FAILURES.readsBackOther(path, back, String(written.bytes), sha256));
   say(IMAGE_LINES.wrote(String(written.bytes), path, back));
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
-import { DOWNLOAD_OF, IMAGE_LINES } from '../lines/image.js';
+import { DOWNLOAD_OF, IMAGE_FAILURES, IMAGE_LINES } from '../lines/image.js';
 import { download } from './download.js';
 import { NOCLOUD_DIR } from './seed-places.js';
 
@@ -73,15 +73,15 @@ export async function writeNocloudSeed(io: ActionIO, fs: string, files: readonly
   const script = join(dir, 'write.debugfs');
   await writeFile(script, debugfsWriteScript(files, local));
   const w = await io.run('debugfs', ['-w', '-f', script, fs]);
-  if (w.code !== 0) throw new Error(IMAGE_LINES.debugfsWriteFailed(lastLine(w)));
+  if (w.code !== 0) throw new Error(IMAGE_FAILURES.debugfsWriteFailed(lastLine(w)));
   const back = join(dir, 'back');
   await mkdir(back, { mode: 0o700 });
   const dumps = files.map((f, i) => `dump /${NOCLOUD_DIR}/${f} ${back}/${i}`).join('\n');
   await writeFile(script, `${dumps}\n`);
   const r = await io.run('debugfs', ['-f', script, fs]);
-  if (r.code !== 0) throw new Error(IMAGE_LINES.debugfsReadFailed(lastLine(r)));
+  if (r.code !== 0) throw new Error(IMAGE_FAILURES.debugfsReadFailed(lastLine(r)));
   for (const [i, f] of files.entries()) {
     const got = await readFile(join(back, String(i))).catch(() => null);
-    if (!got?.equals(await readFile(join(local, f)))) throw new Error(IMAGE_LINES.nocloudNotBack(f));
+    if (!got?.equals(await readFile(join(local, f)))) throw new Error(IMAGE_FAILURES.nocloudNotBack(f));
   }
 }

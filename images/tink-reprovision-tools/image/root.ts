@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { PART_TYPE, type GptPartition } from '../disk/gpt.js';
 import { byteOffset, type DiskGpt } from '../disk/read-gpt.js';
-import { IMAGE_LINES } from '../lines/image.js';
+import { IMAGE_FAILURES } from '../lines/image.js';
 
 /**
  * The image's root partition, where cloud-init looks for its NoCloud seed: the one partition typed
@@ -11,9 +11,9 @@ import { IMAGE_LINES } from '../lines/image.js';
 export function chooseRoot(parts: readonly GptPartition[], isExt4: ReadonlySet<number>): GptPartition | string {
   const typed = parts.filter((p) => p.type === PART_TYPE.linuxRootX86_64);
   const candidates = typed.length > 0 ? typed : parts.filter((p) => p.type === PART_TYPE.linuxFilesystem && isExt4.has(p.index));
-  if (candidates.length !== 1) return IMAGE_LINES.rootCount(String(candidates.length));
+  if (candidates.length !== 1) return IMAGE_FAILURES.rootCount(String(candidates.length));
   const root = candidates[0]!;
-  return isExt4.has(root.index) ? root : IMAGE_LINES.rootNotExt4(String(root.index));
+  return isExt4.has(root.index) ? root : IMAGE_FAILURES.rootNotExt4(String(root.index));
 }
 
 /** The indexes of the partitions whose superblock carries ext4's magic (0xEF53 at byte 1080). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { IMAGE_LINES } from '../lines/image.js';
+import { IMAGE_FAILURES } from '../lines/image.js';
 
 /** Writes and reads go in runs of this size, one in flight while the next is gathered and hashed. */
 const RUN_BYTES = 8 << 20;
@@ -45,7 +45,7 @@ export async function writeToDisk(path: string, data: AsyncIterable<Buffer>, lim
   const send = async () => {
     const buf = bufs[cur]!;
     const padded = roundUp(fill);
-    if (at + padded > limit) throw new Error(IMAGE_LINES.pastDisk(path, String(limit)));
+    if (at + padded > limit) throw new Error(IMAGE_FAILURES.pastDisk(path, String(limit)));
     buf.fill(0, fill, padded);
     hash?.update(buf.subarray(0, fill));
     await inFlight;
@@ -85,7 +85,7 @@ export async function hashFromDisk(path: string, bytes: number): Promise<string>
     const len = roundUp(want);
     for (let got = 0; got < len; ) {
       const { bytesRead } = await fh.read(buf, got, len - got, at + got);
-      if (bytesRead === 0) throw new Error(IMAGE_LINES.endedEarly(path, String(at + got), String(bytes)));
+      if (bytesRead === 0) throw new Error(IMAGE_FAILURES.endedEarly(path, String(at + got), String(bytes)));
       got += bytesRead;
     }
     return buf.subarray(0, want);
@@ -119,7 +119,7 @@ export async function flushDisk(path: string): Promise<void> {
 async function writeAll(fh: FileHandle, buf: Buffer, at: number): Promise<void> {
   for (let done = 0; done < buf.length; ) {
     const { bytesWritten } = await fh.write(buf, done, buf.length - done, at + done);
-    if (bytesWritten === 0) throw new Error(IMAGE_LINES.noByteWritten(String(at + done)));
+    if (bytesWritten === 0) throw new Error(IMAGE_FAILURES.noByteWritten(String(at + done)));
     done += bytesWritten;
   }
 }

@@ -69,78 +69,82 @@ export const IMAGE_LINES = {
     text: (bytes, disk, sha256) => `wrote ${bytes} bytes to ${disk}; they read back with the sha256 they were written with, ${sha256}`,
   }),
   fleetSeedPut: said({
-    when: "(nixos-image, alpine-image) the seed's address is on the ESP",
+    when: "the seed's address is on the ESP (nixos-image, alpine-image)",
     args: ['partition'],
     text: (partition) => `put ${FLEET_SEED_FILE} on the EFI system partition (partition ${partition})`,
   }),
   nocloudSeedPut: said({
-    when: "(cloud-init-nocloud) the seed's files are on the root filesystem",
+    when: "the seed's files are on the root filesystem (cloud-init-nocloud)",
     args: ['files', 'partition'],
     text: (files, partition) => `put the seed (${files}) in /${NOCLOUD_DIR} on the root partition (partition ${partition})`,
   }),
+  seedSpent: said({
+    when: 'the line after any failure once the seed was fetched (cloud-init-nocloud)',
+    args: [],
+    text: () =>
+      'the seed was fetched before this failure, and fleetd serves a seed once: set desired_action to provision, so that a new run gets a new code and a new seed',
+  }),
+};
+
+/** image-to-disk's failures: each printed as `failed: <message>` (SHARED_LINES.failed). */
+export const IMAGE_FAILURES = {
   pastDisk: said({
-    when: 'fails: a packed image unpacks to more than the disk holds',
+    when: 'a packed image unpacks to more than the disk holds',
     args: ['INSTALL_DISK', 'disk bytes'],
     text: (disk, bytes) => `the image is larger than ${disk} (${bytes} bytes)`,
   }),
-  unpackFailed: said({ when: 'fails: xz or zstd could not unpack the image', args: ['format', 'why'], text: (format, why) => `${format} -d: ${why}` }),
-  noByteWritten: said({ when: 'fails: the disk took no byte of a write', args: ['offset'], text: (at) => `no byte written at ${at}` }),
+  unpackFailed: said({ when: 'xz or zstd could not unpack the image', args: ['format', 'why'], text: (format, why) => `${format} -d: ${why}` }),
+  noByteWritten: said({ when: 'the disk took no byte of a write', args: ['offset'], text: (at) => `no byte written at ${at}` }),
   endedEarly: said({
-    when: 'fails: the disk reads back shorter than what was written',
+    when: 'the disk reads back shorter than what was written',
     args: ['INSTALL_DISK', 'bytes', 'written'],
     text: (disk, at, written) => `${disk} ended at ${at} bytes, before the ${written} written`,
   }),
   readsBackOther: said({
-    when: 'fails: the disk reads back other bytes than were written',
+    when: 'the disk reads back other bytes than were written',
     args: ['INSTALL_DISK', 'sha256 read', 'bytes', 'sha256 written'],
     text: (disk, back, bytes, written) => `${disk} reads back sha256 ${back}, but the ${bytes} bytes written hash to ${written}`,
   }),
-  noMemAvailable: said({ when: 'fails: /proc/meminfo has no MemAvailable', args: ['path'], text: (path) => `${path} has no MemAvailable` }),
+  noMemAvailable: said({ when: '/proc/meminfo has no MemAvailable', args: ['path'], text: (path) => `${path} has no MemAvailable` }),
   mcopyFailed: said({
-    when: `fails: mcopy could not put ${FLEET_SEED_FILE} on the ESP`,
+    when: `mcopy could not put ${FLEET_SEED_FILE} on the ESP`,
     args: ["mcopy's last line"],
     text: (why) => `mcopy ${FLEET_SEED_FILE}: ${why}`,
   }),
   fleetSeedNotBack: said({
-    when: `fails: ${FLEET_SEED_FILE} reads back from the ESP other than written`,
+    when: `${FLEET_SEED_FILE} reads back from the ESP other than written`,
     args: [],
     text: () => `${FLEET_SEED_FILE} does not read back from the ESP as written`,
   }),
   imageNoGpt: said({
-    when: '(cloud-init-nocloud) fails: the written image has no GPT',
+    when: 'the written image has no GPT (cloud-init-nocloud)',
     args: ['INSTALL_DISK'],
     text: (disk) => `the image on ${disk} has no GPT`,
   }),
   rootCount: said({
-    when: '(cloud-init-nocloud) fails: the image has no single root partition (Linux root x86-64 typed, else the one ext4 Linux filesystem)',
+    when: 'the image has no single root partition, the one typed Linux root x86-64 or else the one ext4 Linux filesystem (cloud-init-nocloud)',
     args: ['count'],
     text: (n) => `the image has ${n} root partitions, not one`,
   }),
   rootNotExt4: said({
-    when: "(cloud-init-nocloud) fails: the image's root partition holds no ext4",
+    when: "the image's root partition holds no ext4 (cloud-init-nocloud)",
     args: ['partition'],
     text: (partition) => `the image's root partition ${partition} is not ext4`,
   }),
   debugfsWriteFailed: said({
-    when: '(cloud-init-nocloud) fails: debugfs could not write the seed',
+    when: 'debugfs could not write the seed (cloud-init-nocloud)',
     args: ["debugfs's last line"],
     text: (why) => `debugfs -w: ${why}`,
   }),
   debugfsReadFailed: said({
-    when: '(cloud-init-nocloud) fails: debugfs could not read the seed back',
+    when: 'debugfs could not read the seed back (cloud-init-nocloud)',
     args: ["debugfs's last line"],
     text: (why) => `debugfs: ${why}`,
   }),
   nocloudNotBack: said({
-    when: '(cloud-init-nocloud) fails: a seed file reads back from the root filesystem other than written',
+    when: 'a seed file reads back from the root filesystem other than written (cloud-init-nocloud)',
     args: ['file'],
     text: (file) => `${NOCLOUD_DIR}/${file} does not read back from the root filesystem as written`,
-  }),
-  seedSpent: said({
-    when: '(cloud-init-nocloud) after any failure once the seed was fetched: the line after the failure',
-    args: [],
-    text: () =>
-      'the seed was fetched before this failure, and fleetd serves a seed once: set desired_action to provision, so that a new run gets a new code and a new seed',
   }),
 };
 
@@ -148,7 +152,7 @@ export const IMAGE_LINES = {
 export const DOWNLOAD_OF = {
   image: said({ when: 'the disk image', args: ['IMAGE_URL'], text: (url) => `the image ${url}` }),
   seed: said({
-    when: "(cloud-init-nocloud) the node's seed, asked with the install code",
+    when: "the node's seed, asked with the install code (cloud-init-nocloud)",
     args: ['SEED_URL'],
     text: (url) => `the seed at ${url}/${CODE_BLANK}`,
   }),

@@ -17,7 +17,7 @@ export const INSTALL_LINES = {
     text: (image, disk) => `running the installer ${image} on ${disk}`,
   }),
   installerSays: said({
-    when: `the installer failed: each of its last ${TAIL_LINES} lines, the install code in them shown as ${CODE_BLANK} (a second run in the same boot shows Talos's \`failed to perform disk operations: disk <disk> is not empty, skipping install, detected "gpt"\`)`,
+    when: `the installer failed: each of its last ${TAIL_LINES} lines, the install code in them shown as \`${CODE_BLANK}\` (a second run in the same boot shows Talos's \`failed to perform disk operations: disk <disk> is not empty, skipping install, detected "gpt"\`)`,
     args: ['its line'],
     text: (line) => line,
   }),

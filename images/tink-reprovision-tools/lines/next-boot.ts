@@ -29,18 +29,22 @@ export const NEXT_BOOT_LINES = {
     args: ['entry', 'BootOrder'],
     text: (num, order) => `BootNext is ${num}; BootOrder is ${order}`,
   }),
+};
+
+/** next-boot's failures: each printed as `failed: <message>` (SHARED_LINES.failed). */
+export const NEXT_BOOT_FAILURES = {
   efibootmgrFailed: said({
-    when: 'fails: efibootmgr exited non-zero',
+    when: 'efibootmgr exited non-zero',
     args: ['its arguments', 'its last line'],
     text: (args, why) => `efibootmgr ${args}: ${why}`,
   }),
   notCreated: said({
-    when: 'fails: efibootmgr -c made no entry that loads the loader',
+    when: 'efibootmgr -c made no entry that loads the loader',
     args: ['OS', 'INSTALL_DISK'],
     text: (os, disk) => `efibootmgr created no "${entryLabel(os)}" entry that loads ${REMOVABLE_LOADER} from ${disk}`,
   }),
   notKept: said({
-    when: 'fails: the firmware reads back otherwise than set',
+    when: 'the firmware reads back otherwise than set',
     args: ['entry', 'BootNext', 'BootOrder'],
     text: (num, next, order) => `the firmware did not keep Boot${num} as set: BootNext ${next}, BootOrder ${order}`,
   }),

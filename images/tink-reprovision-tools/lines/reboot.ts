@@ -3,7 +3,6 @@ import { said } from '../../../shared/text/line-def.js';
 
 export const REBOOT_LINES = {
   synced: said({ when: 'every disk is flushed (sync): first in the action, again in the detached container', args: [], text: () => 'synced the disks' }),
-  syncFailed: said({ when: 'fails: sync exited non-zero', args: ["sync's last line"], text: (why) => `sync: ${why}` }),
   noImage: said({
     when: "refuses: the action cannot find its own image on HookOS's Docker engine",
     args: ["docker's last line", 'what was not done'],
@@ -20,6 +19,11 @@ export const REBOOT_LINES = {
     text: (doing, seconds) => `${doing} in ${seconds} s, once tink-agent has reported this action`,
   }),
   now: said({ when: 'the detached container pulls the sysrq trigger', args: ['doing'], text: (doing) => doing }),
+};
+
+/** reboot's failures: each printed as `failed: <message>` (SHARED_LINES.failed). */
+export const REBOOT_FAILURES = {
+  syncFailed: said({ when: 'sync exited non-zero', args: ["sync's last line"], text: (why) => `sync: ${why}` }),
 };
 
 /** POWER_OFF true powers the machine off (a retirement); anything else reboots it. */

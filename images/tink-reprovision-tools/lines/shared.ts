@@ -29,7 +29,11 @@ export const SHARED_LINES = {
     args: ['INSTALL_DISK', 'wiped disk', 'nothing'],
     text: (disk, wiped, nothing) => `${disk} is not ${wiped}, the disk wipe-disk wiped; ${nothing}`,
   }),
-  failed: said({ when: 'fails: any error that is not a refusal (exit 1)', args: ['message'], text: (message) => `failed: ${message}` }),
+  failed: said({
+    when: 'an error that is no refusal: one of the failures listed with each action, or any other',
+    args: ['message'],
+    text: (message) => `failed: ${message}`,
+  }),
 };
 
 /** Why a fetch or a tool failed: the `<why>` in the lines that name one. */

@@ -57,7 +57,6 @@ export const WIPE_LINES = {
   }),
   seedAnswers: said({ when: 'the seed service answers (any status below 500)', args: ['SEED_URL'], text: (url) => `the seed service ${url} answers` }),
   toolSays: said({ when: 'each line wipefs or blkdiscard prints', args: ['its line'], text: (line) => line }),
-  toolFailed: said({ when: 'fails: wipefs or blkdiscard exited non-zero', args: ['command', 'exit code'], text: (cmd, code) => `${cmd} exited ${code}` }),
   noDiscard: said({
     when: 'the disk takes no discard',
     args: ['INSTALL_DISK'],
@@ -78,6 +77,11 @@ export const WIPE_LINES = {
     args: ['INSTALL_DISK', 'boot id'],
     text: (disk, boot) => `wiped ${disk} in boot ${boot}`,
   }),
+};
+
+/** wipe-disk's failures: each printed as `failed: <message>` (SHARED_LINES.failed). */
+export const WIPE_FAILURES = {
+  toolFailed: said({ when: 'wipefs or blkdiscard exited non-zero', args: ['command', 'exit code'], text: (cmd, code) => `${cmd} exited ${code}` }),
 };
 
 /** How the no-payload refusal shows OS: the `<OS>` in it. */

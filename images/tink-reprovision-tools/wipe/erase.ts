@@ -3,7 +3,7 @@ import type { Disk } from '../disk/disk.js';
 import type { ActionIO } from '../lib/io.js';
 import { Refusal } from '../lib/refusal.js';
 import { lastLine } from '../lib/run.js';
-import { WIPE_LINES } from '../lines/wipe.js';
+import { WIPE_FAILURES, WIPE_LINES } from '../lines/wipe.js';
 
 const MIB = 1 << 20;
 
@@ -40,7 +40,7 @@ export async function erase(io: ActionIO, say: (text: string) => void, disk: Dis
 async function must(io: ActionIO, say: (text: string) => void, cmd: string, args: string[]): Promise<void> {
   const r = await io.run(cmd, args);
   for (const line of r.lines) if (line.trim()) say(WIPE_LINES.toolSays(line));
-  if (r.code !== 0) throw new Error(WIPE_LINES.toolFailed(`${cmd} ${args.join(' ')}`, String(r.code)));
+  if (r.code !== 0) throw new Error(WIPE_FAILURES.toolFailed(`${cmd} ${args.join(' ')}`, String(r.code)));
 }
 
 async function zeroEnds(path: string, size: number): Promise<void> {
