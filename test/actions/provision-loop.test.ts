@@ -16,7 +16,8 @@ import { CODE_BLANK, NOTHING, SHARED_LINES } from '../../images/tink-reprovision
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
 import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { usedDisk } from './disk-images.js';
-import { linePattern } from './line-pattern.js';
+import { matching } from '../line-pattern.js';
+import { asPrinted } from './printed-line.js';
 import { Loops, mirrorLoop, sha256sum } from './loop.js';
 import { Rig } from './rig.js';
 
@@ -261,7 +262,7 @@ describe.skipIf(!isRoot)('next-boot and reboot after an install', () => {
     const r = await rig.perform('reboot', reboot, { POWER_OFF: 'false' });
     expect(r.code).toBe(1);
     expect(r.lines[0]).toBe(synced);
-    expect(r.lines[1]).toMatch(linePattern('reboot', REBOOT_LINES.noImage, /.+/, NOT_DONE.reboot));
+    expect(r.lines[1]).toMatch(matching(asPrinted('reboot', REBOOT_LINES.noImage), /.+/, NOT_DONE.reboot));
     expect(await readFile(trigger, 'utf8')).toBe('');
     expect(rig.calls.slice(from).map((c) => `${c.cmd} ${c.args[0]}`)).toEqual(['sync undefined', 'docker inspect']);
   });

@@ -14,7 +14,8 @@ import { isRoot, startDockerLab, type DockerLab } from '../docker/lab.js';
 import { addDisk } from './fake-sysfs.js';
 import { usedDisk } from './disk-images.js';
 import { Loops, mirrorLoop, sha256sum } from './loop.js';
-import { linePattern } from './line-pattern.js';
+import { matching } from '../line-pattern.js';
+import { asPrinted } from './printed-line.js';
 import { Rig } from './rig.js';
 
 const installSays = (line: string) => printed('install', line);
@@ -77,7 +78,7 @@ describe.skipIf(!isRoot)('the installer pulled by a real engine from a real regi
   ])("%s: the real engine's refusal, in the runbook's line, and nothing wiped", async (_n, image, why) => {
     const r = await rig.perform('wipe-disk', wipeDisk, env(image()));
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toMatch(linePattern('wipe-disk', WIPE_LINES.cannotPull, image(), /.*/));
+    expect(r.lines.at(-1)).toMatch(matching(asPrinted('wipe-disk', WIPE_LINES.cannotPull), image(), /.*/));
     expect(r.lines.at(-1)).toMatch(why);
     expect(sha256sum(disk)).toBe(before);
     await expect(access(join(rig.fleet, WIPED_FILE))).rejects.toThrow();

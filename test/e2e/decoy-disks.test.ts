@@ -5,10 +5,14 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { DISK_LINES, WHAT_IS_THERE } from '../../images/tink-reprovision-tools/lines/disk.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
 import { bootChecked } from './boot-checked.js';
 import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
 import { Machine } from './machine.js';
 import { e2eRun } from './manifest.js';
+
+const wipe = (line: string) => printed('wipe-disk', line);
 
 const run = e2eRun();
 let host: Host | undefined;
@@ -42,14 +46,14 @@ describe.skipIf(run.skip !== null)('decoy disks', () => {
     // The two USB disks enumerate in either order: the guest says which is which.
     const [removable, fixed] = ['usb-removable', 'usb-fixed'].map((f) => m.out(1, f)!.trim());
     expect([removable, fixed].sort()).toEqual(['sda', 'sdb']);
-    expect(m.step(1, 'usb')).toEqual({ rc: 1, lines: [`wipe: /dev/${removable} is removable`] });
-    expect(m.step(1, 'usb-fixed')).toEqual({ rc: 1, lines: [`wipe: /dev/${fixed} is on USB`] });
-    expect(m.step(1, 'twins')).toEqual({ rc: 1, lines: ['wipe: more than one disk reports the serial E2E-TWIN'] });
+    expect(m.step(1, 'usb')).toEqual({ rc: 1, lines: [wipe(DISK_LINES.removable(removable!))] });
+    expect(m.step(1, 'usb-fixed')).toEqual({ rc: 1, lines: [wipe(DISK_LINES.onUsb(fixed!))] });
+    expect(m.step(1, 'twins')).toEqual({ rc: 1, lines: [wipe(DISK_LINES.manyReport('E2E-TWIN'))] });
     expect(m.step(1, 'other-name')).toEqual({
       rc: 1,
-      lines: ['wipe: /dev/vda is the disk with serial E2E-OTHER, but the disk that reports E2E-DECLARED is /dev/nvme0n1'],
+      lines: [wipe(DISK_LINES.elsewhere('/dev/vda', WHAT_IS_THERE.disk('E2E-OTHER'), 'E2E-DECLARED', 'nvme0n1'))],
     });
-    expect(m.step(1, 'missing')).toEqual({ rc: 1, lines: ['wipe: no disk reports the serial E2E-GONE'] });
+    expect(m.step(1, 'missing')).toEqual({ rc: 1, lines: [wipe(DISK_LINES.noneReports('E2E-GONE'))] });
     expect(m.diskHashes()).toEqual(before);
   });
 });

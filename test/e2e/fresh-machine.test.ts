@@ -17,7 +17,12 @@ import { CLOCK_LINES } from '../../agent/clock/lines.js';
 import { LLDP_LINES } from '../../agent/lldp/lines.js';
 import { matching } from '../line-pattern.js';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
+import { IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { usedDisk } from '../actions/disk-images.js';
+import { asPrinted } from '../actions/printed-line.js';
 import { bootChecked } from './boot-checked.js';
 import { bootLog, sha256DigestsIn } from './boot-log.js';
 import { sha256File } from './disks.js';
@@ -110,19 +115,17 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     expect(wipe.rc).toBe(0);
     expect(wipe.lines).toEqual(
       expect.arrayContaining([
-        'wipe: /dev/nvme0n1 reports the serial E2E-NVME-FRESH',
-        `wipe: the image ${imageUrl} answers`,
-        'wipe: zeroed the first and last MiB of /dev/nvme0n1 (both GPT copies)',
-        `wipe: wiped /dev/nvme0n1 in boot ${bootId}`,
+        printed('wipe-disk', WIPE_LINES.reportsSerial('/dev/nvme0n1', 'E2E-NVME-FRESH')),
+        printed('wipe-disk', WIPE_LINES.imageAnswers(imageUrl)),
+        printed('wipe-disk', WIPE_LINES.zeroed('/dev/nvme0n1')),
+        printed('wipe-disk', WIPE_LINES.wiped('/dev/nvme0n1', bootId)),
       ]),
     );
 
     // image-to-disk: the image read back with its own hash; the seed on its ESP.
     const img = m.step(1, 'image-to-disk');
     expect(img.rc).toBe(0);
-    expect(img.lines).toContain(
-      `image-to-disk: wrote ${image.length} bytes to /dev/nvme0n1; they read back with the sha256 they were written with, ${imageSha}`,
-    );
+    expect(img.lines).toContain(printed('image-to-disk', IMAGE_LINES.wrote(String(image.length), '/dev/nvme0n1', imageSha)));
     const disk = readFileSync(m.disks[0]!.file);
     expect(disk.subarray(0, 1 << 20).equals(image.subarray(0, 1 << 20))).toBe(true);
     expect(disk.subarray(disk.length - (1 << 20)).every((b) => b === 0)).toBe(true);
@@ -180,10 +183,8 @@ describe.skipIf(run.skip !== null)('a fresh approved machine', () => {
     // next-boot: the entry, BootNext and BootOrder, as the firmware's variables now hold them.
     const next = m.step(1, 'next-boot');
     expect(next.rc).toBe(0);
-    const entry =
-      /^next-boot: Boot([0-9A-F]{4}) "fleet nixos-image" loads \\EFI\\BOOT\\BOOTX64\.EFI from partition 1 \(([0-9a-f-]{36})\) of \/dev\/nvme0n1$/.exec(
-        next.lines.find((l) => l.includes('"fleet nixos-image" loads')) ?? '',
-      );
+    const entryLine = matching(asPrinted('next-boot', NEXT_BOOT_LINES.entry), /([0-9A-F]{4})/, 'nixos-image', '1', /([0-9a-f-]{36})/, '/dev/nvme0n1');
+    const entry = next.lines.map((l) => entryLine.exec(l)).find((e) => e !== null) ?? null;
     expect(entry, next.lines.join('\n')).not.toBeNull();
     const [, num, guid] = entry!;
     const efi = m.step(1, 'efibootmgr');

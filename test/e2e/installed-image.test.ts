@@ -6,6 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
+import { IMAGE_LINES } from '../../images/tink-reprovision-tools/lines/image.js';
+import { NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
 import { bootChecked } from './boot-checked.js';
 import { nodeEntry, startHost, type Host } from './host.js';
 import { GUEST_FILES_URL, Machine, type HostServices } from './machine.js';
@@ -114,12 +117,10 @@ describe.skipIf(run.skip !== null)('the installed image', () => {
     );
     for (const s of ['agent', 'wipe-disk', 'image-to-disk', 'next-boot']) expect(m.step(1, s).rc, `${s}:\n${m.step(1, s).lines.join('\n')}`).toBe(0);
     expect(m.step(1, 'image-to-disk').lines).toContain(
-      `image-to-disk: wrote ${run.installedImage.bytes} bytes to /dev/nvme0n1; they read back with the sha256 they were written with, ${run.installedImage.sha256}`,
+      printed('image-to-disk', IMAGE_LINES.wrote(String(run.installedImage.bytes), '/dev/nvme0n1', run.installedImage.sha256)),
     );
     const { num, guid } = fleetEntry(m, 1);
-    expect(m.step(1, 'next-boot').lines).toContain(
-      `next-boot: Boot${num} "fleet nixos-image" loads \\EFI\\BOOT\\BOOTX64.EFI from partition 1 (${guid}) of /dev/nvme0n1`,
-    );
+    expect(m.step(1, 'next-boot').lines).toContain(printed('next-boot', NEXT_BOOT_LINES.entry(num, 'nixos-image', '1', guid, '/dev/nvme0n1')));
     expect(JSON.parse(espFile(m, 'fleet-seed.json'))).toMatchObject({ node: 'node-installed', nodeUuid: m.uuid });
 
     // The installed system's first boot: BootNext names it; the seed is written and the code spent.

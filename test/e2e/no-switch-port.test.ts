@@ -5,6 +5,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { LLDP_LINES, LLDP_WHY } from '../../agent/lldp/lines.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { bootChecked } from './boot-checked.js';
 import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
 import { Machine } from './machine.js';
@@ -39,7 +41,7 @@ describe.skipIf(run.skip !== null)('no LLDP on the boot NIC', () => {
     );
     expect(host.verifier.audited('attest.install')).toEqual([expect.objectContaining({ issued: false })]);
 
-    expect(m.step(1, 'wipe-disk')).toEqual({ rc: 1, lines: ['wipe: no install code'] });
+    expect(m.step(1, 'wipe-disk')).toEqual({ rc: 1, lines: [printed('wipe-disk', SHARED_LINES.noInstallCode())] });
     expect(m.diskHashes()).toEqual(before);
   });
 });

@@ -11,6 +11,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { startingWith } from '../line-pattern.js';
 import { parse } from 'yaml';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
@@ -61,8 +64,8 @@ async function provision(scenario: string, before: Boot): Promise<{ run: string;
   // Tinkerbell's run in HookOS: the installer pulled, Talos installed, the disk made the next boot.
   await l.until('the reboot into the disk', NODE, () => l.machine.boots.length > boots + 1, 600_000);
   for (const action of ['wipe-disk', 'install', 'next-boot']) expect(m.out(netboot.number, `${action}.state`), action).toBe('success\n');
-  expect(m.out(netboot.number, 'wipe-disk.out')).toContain(`wipe: pulled the installer image ${run.registry.installer}`);
-  expect(m.out(netboot.number, 'install.out')).toContain(`install: installed Talos to /dev/nvme0n1`);
+  expect(m.out(netboot.number, 'wipe-disk.out')).toContain(printed('wipe-disk', WIPE_LINES.pulled(run.registry.installer)));
+  expect(m.out(netboot.number, 'install.out')).toContain(printed('install', INSTALL_LINES.installed('/dev/nvme0n1')));
   const disk = l.machine.boots[boots + 1]!;
   expect(disk.kind).toBe('disk');
   time.mark('→ its actions, to the reboot');

@@ -9,7 +9,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
-import { startingWith } from '../line-pattern.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
+import { asPrinted } from '../actions/printed-line.js';
+import { matching, startingWith } from '../line-pattern.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
@@ -39,10 +41,8 @@ describe.skipIf(run.skip !== null)('an installer image the registry does not hol
     const wf = await lab.ended(NODE, (await lab.run(NODE, 'provision', 60_000)).metadata.name, 300_000);
     expect(wf.status?.state).toBe('FAILED');
     expect(m.out(boot.number, 'wipe-disk.state')).toBe('failure\n');
-    const refusal = new RegExp(
-      `^wipe: the installer image ${missing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot be pulled \\(.*manifest unknown.*\\); nothing wiped$`,
-      'm',
-    );
+    // A line of the action's output (the m flag: ^ and $ at each line's ends).
+    const refusal = matching(asPrinted('wipe-disk', WIPE_LINES.cannotPull), missing, /.*manifest unknown.*/m);
     expect(m.out(boot.number, 'wipe-disk.out')).toMatch(refusal);
     expect(m.out(boot.number, 'install.state')).toBeNull();
     const line = `${NODE}: Workflow ${wf.metadata.name} ended FAILED at wipe-disk (action completed); read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`;

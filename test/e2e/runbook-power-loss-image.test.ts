@@ -13,6 +13,8 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { NOTHING, SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { startingWith } from '../line-pattern.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
@@ -89,9 +91,7 @@ describe.skipIf(run.skip !== null)("power losses during a disk image's run", () 
     const failed = await lab.ended(NODE, first.metadata.name, 600_000);
     expect(failed.status?.state).toBe('FAILED');
     expect(m.out(boot(1).number, 'image-to-disk.state')).toBe('failure\n');
-    expect(m.out(boot(1).number, 'image-to-disk.out')).toContain(
-      'image-to-disk: this run resumed in a new boot after wipe-disk; nothing written; set desired_action to provision',
-    );
+    expect(m.out(boot(1).number, 'image-to-disk.out')).toContain(printed('image-to-disk', SHARED_LINES.resumed(NOTHING['image-to-disk'])));
     expect(m.out(boot(1).number, 'wipe-disk.state')).toBeNull();
     await lab.until('the failure journaled', NODE, () => endedLine(first.metadata.name, 'image-to-disk'), 30_000);
     expect(m.diskHashes()).toEqual(afterLoss);
@@ -134,9 +134,7 @@ describe.skipIf(run.skip !== null)("power losses during a disk image's run", () 
       // The runbook's row for a run resumed in a new boot after wipe-disk: refused, nothing changed.
       const ended = await lab.ended(NODE, second.metadata.name, 600_000);
       expect(ended.status?.state).toBe('FAILED');
-      expect(m.out(boot(3).number, 'next-boot.out')).toContain(
-        'next-boot: this run resumed in a new boot after wipe-disk; no boot entry changed; set desired_action to provision',
-      );
+      expect(m.out(boot(3).number, 'next-boot.out')).toContain(printed('next-boot', SHARED_LINES.resumed(NOTHING['next-boot'])));
       await lab.until('the failure journaled', NODE, () => endedLine(second.metadata.name, 'next-boot'), 30_000);
       expect(m.diskHashes()).toEqual(written);
       expect(await status()).toBe('planned');

@@ -15,7 +15,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
-import { startingWith } from '../line-pattern.js';
+import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { NOTHING, SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
+import { asPrinted } from '../actions/printed-line.js';
+import { startingWith, within } from '../line-pattern.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from './host.js';
 import { Lab } from './lab/lab.js';
@@ -47,7 +52,7 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
     await lab.machine.powerOn();
     await boot(0).running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
     const first = await lab.run(NODE, 'provision', 60_000);
-    await boot(0).running.waitForLine(new RegExp(`wipe: zeroed the first and last MiB of ${DISK}`));
+    await boot(0).running.waitForLine(within(asPrinted('wipe-disk', WIPE_LINES.zeroed), DISK));
     await lab.machine.powerLoss();
 
     // Power restored: no boot entry yet, so it netboots; this boot attests, takes a new code for
@@ -56,10 +61,10 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
     await lab.machine.powerOn();
     expect(boot(1).kind).toBe('hookos');
     await boot(1).running.waitForLine(startingWith(ATTEST_LINES.codeWritten));
-    await boot(1).running.waitForLine(/install: running the installer /);
+    await boot(1).running.waitForLine(within(asPrinted('install', INSTALL_LINES.running), /.*/, /.*/));
     await lab.machine.powerLoss();
     expect(m.out(boot(1).number, 'wipe-disk.state')).toBe('success\n');
-    expect(m.out(boot(1).number, 'wipe-disk.out')).toContain(`wipe: wiped ${DISK} in boot ${m.out(boot(1).number, 'boot_id')!.trim()}`);
+    expect(m.out(boot(1).number, 'wipe-disk.out')).toContain(printed('wipe-disk', WIPE_LINES.wiped(DISK, m.out(boot(1).number, 'boot_id')!.trim())));
     const wiped = readWiped();
     expect(wiped).toMatchObject({ bootId: m.out(boot(1).number, 'boot_id')!.trim(), disk: DISK, serial: DISK_SERIAL });
     const afterLoss = m.diskHashes();
@@ -71,9 +76,7 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
     const failed = await lab.ended(NODE, first.metadata.name, 300_000);
     expect(failed.status?.state).toBe('FAILED');
     expect(m.out(boot(2).number, 'install.state')).toBe('failure\n');
-    expect(m.out(boot(2).number, 'install.out')).toContain(
-      'install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision',
-    );
+    expect(m.out(boot(2).number, 'install.out')).toContain(printed('install', SHARED_LINES.resumed(NOTHING.install)));
     expect(m.out(boot(2).number, 'wipe-disk.state')).toBeNull();
     const line = `${NODE}: Workflow ${first.metadata.name} ended FAILED at install (action completed); read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Fix the cause, then set desired_action to provision`;
     await lab.until('the failure journaled', NODE, async () => (await lab!.journal(NODE)).includes(line), 30_000);

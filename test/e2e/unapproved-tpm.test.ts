@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { matching } from '../line-pattern.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { bootChecked } from './boot-checked.js';
 import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
 import { Machine } from './machine.js';
@@ -51,7 +53,7 @@ describe.skipIf(run.skip !== null)('a machine whose TPM no entry approves', () =
     expect(claim).toContain(`approved_ek_eccp256: ${run.tpm.b.ekHashEcc}`);
 
     const wipe = m.step(1, 'wipe-disk');
-    expect(wipe).toEqual({ rc: 1, lines: ['wipe: this boot did not pass attestation'] });
+    expect(wipe).toEqual({ rc: 1, lines: [printed('wipe-disk', WIPE_LINES.notAttested())] });
     expect(m.diskHashes()).toEqual(before);
   });
 });

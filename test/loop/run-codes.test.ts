@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
+import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
+import { NOTHING, SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
+import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
+import { asPrinted } from '../actions/printed-line.js';
 import { isRoot } from '../docker/lab.js';
+import { matching } from '../line-pattern.js';
 import type { Backend, Lab } from './lab.js';
 import { fetchConfig, labPerTest, PASSED_WITH_CODE } from './per-file.js';
 
@@ -46,7 +52,7 @@ async function powerCycled(l: Lab, run: string): Promise<string[]> {
 async function wipes(l: Lab, wf: Parameters<Lab['act']>[0]): Promise<void> {
   const before = l.machine.diskHash();
   const r = await l.act(wf, 'wipe-disk');
-  expect(r.lines.at(-1)).toMatch(/^wipe: wiped .* in boot /);
+  expect(r.lines.at(-1)).toMatch(matching(asPrinted('wipe-disk', WIPE_LINES.wiped), l.machine.disk, /.+/));
   expect(r.code).toBe(0);
   expect(l.machine.diskHash()).not.toBe(before);
 }
@@ -134,7 +140,7 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(await fetchConfig(l.fleetd.url, first)).toBe(404);
     const disk = l.machine.diskHash();
     const install = await l.act(wf, 'install');
-    expect(install.lines.at(-1)).toBe('install: this run resumed in a new boot after wipe-disk; nothing installed; set desired_action to provision');
+    expect(install.lines.at(-1)).toBe(printed('install', SHARED_LINES.resumed(NOTHING.install)));
     expect(l.machine.diskHash()).toBe(disk);
     expect(await l.workflows()).toHaveLength(1);
   });
@@ -151,8 +157,10 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(second).not.toBe(first);
     expect(await fetchConfig(l.fleetd.url, first)).toBe(404);
     const again = await l.act(wf, 'install');
-    expect(again.lines).toContain(`install: failed to perform disk operations: disk ${l.machine.disk} is not empty, skipping install, detected "gpt"`);
-    expect(again.lines.at(-1)).toBe('install: the installer failed; the lines above are its last output');
+    expect(again.lines).toContain(
+      printed('install', `failed to perform disk operations: disk ${l.machine.disk} is not empty, skipping install, detected "gpt"`),
+    );
+    expect(again.lines.at(-1)).toBe(printed('install', INSTALL_LINES.installerFailed()));
     expect(await l.workflows()).toHaveLength(1);
     expect(await l.jobs()).toEqual([]);
   });
