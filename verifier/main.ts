@@ -131,7 +131,7 @@ function startReconciler(
     },
   );
   const lease = new LeaderLease(kube, `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`, 'fleetd', timing.leaseS);
-  const controller = new Controller(reconciler, { intervalMs: timing.intervalS * 1000, lease, log: (l) => audit(String(l.event), l) });
+  const controller = new Controller(reconciler, { intervalMs: timing.intervalS * 1000, lease, audit });
   controller.start();
   return controller;
 }

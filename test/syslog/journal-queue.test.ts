@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { JournalQueue, type DropReason } from '../../verifier/syslog/journal-queue.js';
+import { JournalQueue } from '../../verifier/syslog/journal-queue.js';
+import type { DropReason } from '../../verifier/syslog/syslog-metrics.js';
 import type { JournalSink, SendOutcome } from '../../verifier/syslog/journal-socket.js';
 
 /** A journald stand-in that answers each send from `script` (then `sent`), and records what it took. */

@@ -1,17 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { alertRules } from '../../scripts/docs/alert-rules.js';
 import { Metrics } from '../../verifier/metrics.js';
 
-interface Rule {
-  alert: string;
-  expr: string;
-  labels: { severity: string };
-  annotations: { summary: string; action: string };
-}
-const rules = (
-  parse(readFileSync(new URL('../../deploy/prometheus/fleet-alerts.yaml', import.meta.url), 'utf8')) as { groups: Array<{ rules: Rule[] }> }
-).groups.flatMap((g) => g.rules);
+const rules = alertRules();
 
 /** Prometheus's own series and the functions and keywords an expression may use. */
 const BUILTIN = new Set(['up', 'increase', 'absent', 'or', 'and', 'unless', 'rate', 'by', 'sum']);

@@ -142,7 +142,7 @@ describe('the audit of refusals a peer provokes', () => {
     for (let i = 0; i < 20; i++) audit.refused('10.9.9.9', { peer: '10.9.9.9', verdict: i % 2 ? 'ek-invalid' : 'ak-invalid' });
     audit.refused('10.0.1.11', { peer: '10.0.1.11', verdict: 'ek-invalid' });
     expect(lines.filter((l) => l.event === 'attest.verdict')).toHaveLength(9);
-    expect(counted).toHaveLength(12);
+    expect(counted).toHaveLength(21);
     now = 60_000;
     audit.flushEnded();
     expect(lines.filter((l) => l.event === 'attest.refusals')).toEqual([

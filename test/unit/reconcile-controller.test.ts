@@ -29,7 +29,7 @@ describe('the controller', () => {
   it('runs one pass at a time; requests during a pass run exactly one more pass after it', async () => {
     const s = scripted([]);
     const logs: Array<Record<string, unknown>> = [];
-    const c = new Controller(s.reconciler, { intervalMs: 60_000, log: (l) => logs.push(l) });
+    const c = new Controller(s.reconciler, { intervalMs: 60_000, audit: (event, fields) => logs.push({ event, ...fields }) });
     const first = c.trigger();
     c.trigger();
     c.trigger();
@@ -44,7 +44,7 @@ describe('the controller', () => {
     const err = { writes: 0, planned: 0, warnings: [], error: 'read: list hardware: connect ECONNREFUSED' };
     const s = scripted([err, err, { writes: 3, planned: 3, warnings: [] }]);
     const logs: Array<Record<string, unknown>> = [];
-    const c = new Controller(s.reconciler, { intervalMs: 60_000, log: (l) => logs.push(l) });
+    const c = new Controller(s.reconciler, { intervalMs: 60_000, audit: (event, fields) => logs.push({ event, ...fields }) });
     for (let i = 0; i < 3; i++) {
       const p = c.trigger();
       await s.finishOne();
@@ -63,7 +63,7 @@ describe('the controller', () => {
     let released = 0;
     const c = new Controller(s.reconciler, {
       intervalMs: 60_000,
-      log: () => undefined,
+      audit: () => undefined,
       lease: { hold: async () => false, release: async () => void released++ } as never,
     });
     await c.trigger();

@@ -1,6 +1,7 @@
+import type { AuditFields } from '../audit-events.js';
 import type { Audit } from '../audit.js';
 
-type Fields = Record<string, unknown> & { verdict: string };
+type Fields = AuditFields<'attest.verdict'> & { verdict: string };
 
 interface Window {
   start: number;
@@ -21,7 +22,7 @@ export class RefusalAudit {
 
   constructor(
     private readonly audit: Audit,
-    private readonly countOnly: (verdict: string) => void,
+    private readonly count: (verdict: string) => void,
     private readonly perWindow = 8,
     private readonly windowMs = 60_000,
     private readonly now: () => number = Date.now,
@@ -32,13 +33,13 @@ export class RefusalAudit {
     this.flushEnded(t);
     let w = this.windows.get(peer);
     if (!w) this.windows.set(peer, (w = { start: t, lines: 0, suppressed: new Map() }));
+    this.count(fields.verdict);
     if (w.lines < this.perWindow) {
       w.lines++;
       this.audit('attest.verdict', fields);
       return;
     }
     w.suppressed.set(fields.verdict, (w.suppressed.get(fields.verdict) ?? 0) + 1);
-    this.countOnly(fields.verdict);
   }
 
   /** Writes the summary of every window that has ended by `t`. */

@@ -1,5 +1,6 @@
 import { errorMessage } from '../../shared/errors.js';
 import type { FinishRequest, FinishResponse, StartRequest, StartResponse } from '../../shared/wire/schemas.js';
+import type { AuditFields } from '../audit-events.js';
 import type { Audit } from '../audit.js';
 import type { Installs } from '../install/installs.js';
 import type { Metrics } from '../metrics.js';
@@ -30,6 +31,8 @@ export interface AttestationServiceOptions {
   onRunWanted?: () => void;
   now?: () => Date;
 }
+
+type VerdictFields = AuditFields<'attest.verdict'>;
 
 /** Who asked: for the audit lines. */
 export interface RequestContext {
@@ -64,11 +67,7 @@ export class AttestationService {
     this.store = opts.store;
     this.installs = opts.installs;
     this.metrics = opts.metrics;
-    this.audit = (event, fields) => {
-      // Every verdict is counted where it is audited: one place, so none is missed.
-      if (event === 'attest.verdict' && typeof fields.verdict === 'string') this.metrics.verdicts.labels(fields.verdict).inc();
-      opts.audit(event, fields);
-    };
+    this.audit = opts.audit;
     this.sessions = opts.sessions ?? new SessionStore();
     this.runs = opts.runs ?? NO_RUNS;
     this.autoProvision = opts.autoProvision ?? false;
@@ -76,7 +75,7 @@ export class AttestationService {
     this.now = opts.now ?? (() => new Date());
     this.refusals = new RefusalAudit(
       this.audit,
-      (v) => this.metrics.verdicts.labels(v).inc(),
+      (v) => this.count(v),
       undefined,
       undefined,
       () => this.now().getTime(),
@@ -114,7 +113,7 @@ export class AttestationService {
       this.refusals.refused(ctx.peer, { request: ctx.requestId, peer: ctx.peer, session: req.session, verdict: err.code, reason: err.message });
       return { verdict: err.code, message: err.message };
     }
-    const line = {
+    const line: VerdictFields = {
       request: ctx.requestId,
       serial: session.serial,
       mac: session.mac,
@@ -126,19 +125,19 @@ export class AttestationService {
       return await this.judge(session, req, ctx, line);
     } catch (err) {
       // The inventory failed: no verdict, so the agent tries again; the audit says why.
-      this.audit('attest.verdict', { ...line, verdict: 'error', reason: errorMessage(err) });
+      this.verdict({ ...line, verdict: 'error', reason: errorMessage(err) });
       throw err;
     }
   }
 
-  private async judge(session: Session, req: FinishRequest, ctx: RequestContext, line: Record<string, unknown>): Promise<FinishResponse> {
+  private async judge(session: Session, req: FinishRequest, ctx: RequestContext, line: VerdictFields): Promise<FinishResponse> {
     const device = await this.inventory.deviceBySerial(session.serial);
     let evidence: Evidence;
     try {
       evidence = checkQuotedBoot(session, req);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
-      this.audit('attest.verdict', { ...line, node: device?.hostname, verdict: err.code, reason: err.message });
+      this.verdict({ ...line, node: device?.hostname, verdict: err.code, reason: err.message });
       await this.carryOut(refuseBoot(device, session.serial, session.eks, { verdict: err.code, message: err.message }).writes);
       return { verdict: err.code, message: err.message };
     }
@@ -154,7 +153,7 @@ export class AttestationService {
       run: own ? await this.runs.open(device) : null,
       autoProvision: this.autoProvision,
     });
-    this.audit('attest.verdict', {
+    this.verdict({
       ...line,
       node: device?.hostname,
       verdict: a.verdict,
@@ -167,6 +166,16 @@ export class AttestationService {
     await this.carryOut(a.writes);
     if (a.verdict !== 'attested') return { verdict: a.verdict, message: wireMessage(a) };
     return this.answerAttested(device!, a, evidence, ctx);
+  }
+
+  /** Every verdict is counted where it is audited: one place, so none is missed. */
+  private verdict(fields: VerdictFields & { verdict: string }): void {
+    this.count(fields.verdict);
+    this.audit('attest.verdict', fields);
+  }
+
+  private count(verdict: string): void {
+    this.metrics.verdicts.labels(verdict).inc();
   }
 
   /** The admission's writes, in order, and nothing else: admission decided each one, with its data. */
@@ -182,7 +191,7 @@ export class AttestationService {
   }
 
   private async answerAttested(device: Device, a: Admission, evidence: Evidence, ctx: RequestContext): Promise<FinishResponse> {
-    const install = { request: ctx.requestId, node: device.hostname, serial: device.serial };
+    const install: AuditFields<'attest.install'> = { request: ctx.requestId, node: device.hostname, serial: device.serial };
     if (!a.provision.issue) {
       this.audit('attest.install', { ...install, issued: false, reason: a.provision.reason });
       return { verdict: 'attested', message: 'the TPM proved every EK the entry approves' };

@@ -2,6 +2,7 @@ import type { JournalLine } from '../journal-line.js';
 import { INSTALL_LINES } from './lines.js';
 import { errorMessage } from '../../shared/errors.js';
 import type { Audit } from '../audit.js';
+import type { AuditFields } from '../audit-events.js';
 import type { Device } from '../inventory/device.js';
 import type { RunKind } from '../reconcile/desired.js';
 import type { Inventory } from '../inventory/inventory.js';
@@ -80,7 +81,7 @@ export class Installs {
     const { audit, metrics } = this.o;
     const at = this.now();
     const cls = device.className ? (await this.o.inventory.classes()).get(device.className) : undefined;
-    const line = { request: requestId, node: device.hostname, class: device.className };
+    const line: AuditFields<'fleet.render'> = { request: requestId, node: device.hostname, class: device.className };
     let doc: { kind: DocKind; body: Buffer; contentType: string } | undefined;
     if (run.kind === 'provision' && cls) {
       const rendered = cls.payload === 'talos' ? await this.render(device, boot.mac, at) : await this.renderSeedOf(device, cls.payload, boot, run.run, at);

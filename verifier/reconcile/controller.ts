@@ -1,11 +1,12 @@
 import { errorMessage } from '../../shared/errors.js';
+import type { Audit } from '../audit.js';
 import type { LeaderLease } from './lease.js';
 import type { PassResult, Reconciler } from './reconciler.js';
 
 export interface ControllerOptions {
   intervalMs: number;
   lease?: LeaderLease;
-  log: (line: Record<string, unknown>) => void;
+  audit: Audit;
 }
 
 /**
@@ -60,14 +61,14 @@ export class Controller {
       result = { writes: 0, planned: 0, error: errorMessage(err), warnings: [] };
     }
     if (result.error) {
-      if (result.error !== this.lastError) this.opts.log({ event: 'reconcile.failed', error: result.error, writes: result.writes });
+      if (result.error !== this.lastError) this.opts.audit('reconcile.failed', { error: result.error, writes: result.writes });
       this.lastError = result.error;
       return;
     }
-    if (this.lastError) this.opts.log({ event: 'reconcile.recovered' });
+    if (this.lastError) this.opts.audit('reconcile.recovered', {});
     this.lastError = undefined;
     if (result.writes || result.warnings.length)
-      this.opts.log({ event: 'reconcile.pass', writes: result.writes, warnings: result.warnings.length ? result.warnings : undefined });
+      this.opts.audit('reconcile.pass', { writes: result.writes, warnings: result.warnings.length ? result.warnings : undefined });
   }
 
   /** Ends the passes, then releases the lease (a failed release is logged; the lease then expires). */
@@ -75,6 +76,6 @@ export class Controller {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
-    await this.opts.lease?.release().catch((err: unknown) => this.opts.log({ event: 'reconcile.lease', outcome: 'kept', error: errorMessage(err) }));
+    await this.opts.lease?.release().catch((err: unknown) => this.opts.audit('reconcile.lease', { outcome: 'kept', error: errorMessage(err) }));
   }
 }

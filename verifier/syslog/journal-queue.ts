@@ -5,8 +5,7 @@
  * counted, so a slow journal costs messages, never the receiver (or the verifier beside it).
  */
 import type { JournalSink } from './journal-socket.js';
-
-export type DropReason = 'queue-full' | 'journal-refused' | 'shutdown';
+import type { DropReason } from './syslog-metrics.js';
 
 export interface JournalQueueOptions {
   maxBytes: number;

@@ -48,14 +48,14 @@ export async function startSyslogReceiver(opts: SyslogReceiverOptions): Promise<
   const queue = new JournalQueue(opts.journal, {
     maxBytes: opts.maxQueueBytes ?? 16 * 1024 * 1024,
     onWritten: () => metrics.written.inc(),
-    onDropped: (reason) => metrics.dropped.inc({ reason }),
+    onDropped: (reason) => metrics.drop(reason),
   });
   // On `::` the socket is dual-stack: IPv4 senders arrive as ::ffff:a.b.c.d.
   const socket = createSocket({ type: listen.host.includes(':') ? 'udp6' : 'udp4', recvBufferSize: opts.recvBufferBytes ?? 8 * 1024 * 1024 });
   socket.on('message', (datagram, from) => {
     metrics.received.inc();
     if (datagram.length === 0) {
-      metrics.dropped.inc({ reason: 'empty' });
+      metrics.drop('empty');
       return;
     }
     const msg = parseSyslog(datagram);

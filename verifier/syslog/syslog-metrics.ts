@@ -1,5 +1,15 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 
+/** Why a HookOS syslog message was lost: the `reason` label of fleet_syslog_dropped_total. */
+export const DROP_REASONS = {
+  'receive-buffer': 'the kernel dropped it on the socket before it was read (counted from /proc/net/udp)',
+  'queue-full': 'journald was slower than the senders and the queue was full',
+  'journal-refused': 'journald refused the entry',
+  shutdown: 'it was still queued when the receiver stopped',
+  empty: 'the datagram was empty',
+} as const;
+export type DropReason = keyof typeof DROP_REASONS;
+
 type Source = { kernelDrops(): number; queuedBytes(): number };
 
 /**
@@ -48,6 +58,11 @@ export class SyslogMetrics {
       },
     });
     this.queueBytes = queueBytes;
+  }
+
+  /** A message lost, for one of the reasons DROP_REASONS names. */
+  drop(reason: DropReason): void {
+    this.dropped.inc({ reason });
   }
 
   /** The receiver's kernel drop count and queue, read when scraped. */
