@@ -44,14 +44,10 @@ export const ERROR_CODES = {
     raisedBy: ['verifier'],
     meaning: "A class's inputs are missing or incomplete, so its nodes get no install code: run fleet render-class-inputs and deploy them.",
   },
-  'ek-cert-invalid': {
-    raisedBy: ['verifier'],
-    meaning: 'An EK certificate the agent sent is not an X.509 certificate: fleetd refuses the attestation as ek-cert-mismatch.',
-  },
   'ek-cert-malformed': {
-    raisedBy: ['cli'],
+    raisedBy: ['verifier', 'cli'],
     meaning:
-      'An EK certificate (DER or PEM, plain or after the TCG NV header, with any padding) does not decode: cut off, a length that runs past its end, a partial NV certificate, or TCG fields that are not as the EK Credential Profile writes them.',
+      'An EK certificate (DER or PEM, plain or after the TCG NV header, with any padding) does not decode: cut off, a length that runs past its end, a partial NV certificate, or TCG fields that are not as the EK Credential Profile writes them. One the agent sent makes fleetd refuse the attestation as ek-cert-mismatch.',
   },
   'ek-cert-unreadable': {
     raisedBy: ['cli'],

@@ -50,7 +50,7 @@ describe.each(['rsa2048', 'eccp256'] as const)('the EK hash (%s test vector)', (
 
 describe('the EK hash of bad input', () => {
   it('a certificate that does not parse is a typed error', () => {
-    expect(() => ekHashOfCertificate(Buffer.from('not a certificate'))).toThrow(expect.objectContaining({ code: 'ek-cert-invalid' }));
+    expect(() => ekHashOfCertificate(Buffer.from('not a certificate'))).toThrow(expect.objectContaining({ code: 'ek-cert-malformed' }));
   });
   it('an RSA public whose modulus is not its declared size is refused', () => {
     const v = Buffer.from(vectors.rsa2048.tpmtPublic, 'hex');

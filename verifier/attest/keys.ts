@@ -1,6 +1,8 @@
 import type { KeyObject } from 'node:crypto';
 import { errorMessage } from '../../shared/errors.js';
-import { describeEkCertificate, ekHash } from '../../shared/ek/hash.js';
+import { ekHash } from '../../shared/ek/hash.js';
+import { type EkCertificate, parseEkCertificate } from '../../shared/ek-cert/ek-certificate.js';
+import { nameText } from '../../shared/ek-cert/names.js';
 import { HASHES, TPM_ALG, TPM_ECC, TPMA_OBJECT as A } from '../../shared/tpm/constants.js';
 import { objectName, parsePublic, publicKeyObject, type TpmtPublic } from '../../shared/tpm/public.js';
 import type { EkKind, StartRequest } from '../../shared/wire/schemas.js';
@@ -61,17 +63,27 @@ export function checkEks(req: StartRequest): ClaimedEk[] {
     }
     let certificate: ClaimedEk['certificate'] = null;
     if (e.certificate !== null) {
-      let cert;
-      try {
-        cert = describeEkCertificate(Buffer.from(e.certificate, 'base64'));
-      } catch (err) {
-        throw new Refusal('ek-cert-mismatch', `the ${e.kind} EK certificate does not parse: ${errorMessage(err)}`);
-      }
-      if (cert.ekHash !== hash) throw new Refusal('ek-cert-mismatch', `the ${e.kind} EK certificate certifies ${cert.ekHash}, not the EK ${hash}`);
-      certificate = { subject: cert.subject, issuer: cert.issuer };
+      const cert = certifying(e.kind, Buffer.from(e.certificate, 'base64'), hash);
+      certificate = { subject: nameText(cert.cert.subject), issuer: nameText(cert.cert.issuer) };
     }
     return { kind: e.kind, pub, hash, certificate };
   });
+}
+
+/**
+ * The EK certificate as the TPM's NV index holds it (the TCG header, padding and RSAES-OAEP keys
+ * of real TPMs included), when it certifies the EK whose hash is `hash`: a certificate that does
+ * not read, or certifies another key, is refused, saying which.
+ */
+function certifying(kind: EkKind, bytes: Uint8Array, hash: string): EkCertificate {
+  let cert: EkCertificate;
+  try {
+    cert = parseEkCertificate(bytes);
+  } catch (err) {
+    throw new Refusal('ek-cert-mismatch', `the ${kind} EK certificate does not read: ${errorMessage(err)}`);
+  }
+  if (cert.ekHash !== hash) throw new Refusal('ek-cert-mismatch', `the ${kind} EK certificate certifies ${cert.ekHash}, not the EK ${hash}`);
+  return cert;
 }
 
 /** Attributes an AK must have for its quotes to mean anything. */

@@ -1,0 +1,124 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { runAttestation } from '../../agent/attest/run.js';
+import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { Tpm } from '../../shared/tpm/client.js';
+import { EK_INDEX } from '../../shared/tpm/constants.js';
+import { SocketTransport } from '../../shared/tpm/transport.js';
+import { type FleetServe, startFleetServe } from '../fleet-serve.js';
+import { matching } from '../line-pattern.js';
+import { buildLldpFrame } from '../lldp/frame.js';
+import { simulateBoot } from './boot.js';
+import { copyTpmState, goldenTpm, type ProvisionedTpm } from './provision.js';
+import { BOOT_LOG, RIG_CATALOGUE, RIG_PORT } from './rig.js';
+import { type RunningSwtpm, startSwtpm } from './swtpm.js';
+import { tpm2 } from './tpm2-tools.js';
+
+/**
+ * A TPM whose RSA EK certificate sits in NV as TPM 1.2-era makers store it (the TCG PC Client
+ * header before the DER, the rest of a larger index after it), attesting against `fleet serve`:
+ * the agent sends the index whole, and fleetd reads the certificate in it, so the TPM waits for
+ * approval, and once approved is admitted, rather than being refused ek-cert-mismatch.
+ */
+const SERIAL = 'SN-NV-HEADER-1';
+const RSA_CERT_INDEX = `0x${EK_INDEX.rsa.cert.toString(16)}`;
+/** What provision.ts gives an EK certificate index: platform-made and write-locked, as a shipped TPM's. */
+const EK_CERT_NV_ATTRS = 'ppwrite|writedefine|ppread|ownerread|authread|no_da|platformcreate';
+
+let dir: string;
+let provisioned: ProvisionedTpm;
+let swtpm: RunningSwtpm;
+let tpm: Tpm;
+let fleetd: FleetServe;
+let nodesPath: string;
+let stateDir: string;
+let eventLog: Uint8Array;
+
+/** The TCG stored-certificate header (tag 0x1001, full certificate, size, tag 0x1002), the DER, then 0xff to the index's end. */
+function storedInNv(der: Buffer): Buffer {
+  const header = Buffer.from([0x10, 0x01, 0x00, 0x00, 0x00, 0x10, 0x02]);
+  header.writeUInt16BE(der.length + 2, 3);
+  return Buffer.concat([header, der, Buffer.alloc(121, 0xff)]);
+}
+
+async function writeNodes(approved: Record<string, string>): Promise<void> {
+  const node = {
+    model: 'm720q',
+    serial: SERIAL,
+    class: 'worker',
+    switch_port: RIG_PORT,
+    address: '10.0.1.11/24',
+    bmc_type: 'amt',
+    disk: '/dev/nvme0n1',
+    disk_serial: 'S4EVNF0M123456',
+    ...approved,
+  };
+  await writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': node } }));
+}
+
+async function attest(): Promise<string[]> {
+  const lines: string[] = [];
+  await runAttestation({
+    tpm,
+    client: { baseUrl: fleetd.url },
+    boot: {
+      serial: SERIAL,
+      mac: '52:54:00:12:34:56',
+      bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
+      uuid: null,
+      eventLog,
+      lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
+    },
+    installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
+    say: (l) => lines.push(l),
+    tries: 1,
+  });
+  return lines;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fleet-ek-cert-nv-'));
+  provisioned = await copyTpmState(await goldenTpm('a'), join(dir, 'tpm'));
+  swtpm = await startSwtpm(provisioned.stateDir);
+  const nv = storedInNv(provisioned.ekCertRsaDer);
+  await writeFile(join(dir, 'ek-rsa.nv'), nv);
+  const t = (args: string[]) => tpm2(swtpm.socketPath, args, { cwd: dir });
+  await t(['nvundefine', '-C', 'p', RSA_CERT_INDEX]);
+  await t(['nvdefine', RSA_CERT_INDEX, '-C', 'p', '-s', String(nv.length), '-a', EK_CERT_NV_ATTRS]);
+  await t(['nvwrite', RSA_CERT_INDEX, '-C', 'p', '-i', 'ek-rsa.nv']);
+  await t(['nvwritelock', RSA_CERT_INDEX, '-C', 'p']);
+  expect((await t(['nvread', RSA_CERT_INDEX])).raw.equals(nv)).toBe(true);
+
+  tpm = new Tpm(await SocketTransport.connect({ path: swtpm.socketPath }));
+  eventLog = new Uint8Array(await readFile(BOOT_LOG));
+  await simulateBoot(tpm, eventLog);
+  nodesPath = join(dir, 'nodes.yaml');
+  stateDir = join(dir, 'state');
+  await writeNodes({});
+  fleetd = await startFleetServe(['--nodes', nodesPath, '--state', stateDir, '--listen', '127.0.0.1:0', '--syslog-listen', 'off']);
+}, 120_000);
+
+afterAll(async () => {
+  await fleetd?.stop();
+  await tpm?.close();
+  await swtpm?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('an EK certificate stored with the TCG NV header and padding', () => {
+  it('reaches fleetd whole, and the TPM waits for approval: its certificate certifies its EK', async () => {
+    expect(await attest()).toEqual([expect.stringMatching(matching(ATTEST_LINES.failed, 'pending-approval', /.*/))]);
+  });
+
+  it('once approved, is admitted', async () => {
+    await writeNodes({
+      approved_ek_rsa2048: ekHashOfCertificate(provisioned.ekCertRsaDer),
+      approved_ek_eccp256: ekHashOfCertificate(provisioned.ekCertEccDer),
+    });
+    expect(await attest()).toEqual([ATTEST_LINES.passed()]);
+  });
+});
