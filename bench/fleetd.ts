@@ -2,12 +2,12 @@
  * `fleet serve` as it ships (the esbuild bundle, not tsx: tsx's loader alone doubles the RSS), over
  * HTTPS on loopback with a self-signed certificate.
  */
-import { execFileSync } from 'node:child_process';
 import { readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildFleet } from '../scripts/build.js';
 import { startFleetServe, type FleetServe } from '../test/fleet-serve.js';
+import { selfSigned, tlsFiles } from '../test/tls-files.js';
 
 const NODE_MODULES = fileURLToPath(new URL('../node_modules', import.meta.url));
 
@@ -23,31 +23,7 @@ export interface Fleetd {
 export async function prepareFleetd(dir: string): Promise<Fleetd> {
   const bundle = await buildFleet(dir);
   await symlink(NODE_MODULES, join(dir, 'node_modules'));
-  const cert = join(dir, 'tls.crt');
-  const key = join(dir, 'tls.key');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=fleetd',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { cert, key } = selfSigned(tlsFiles(dir), { subject: '/CN=fleetd', ips: ['127.0.0.1'] });
   return { bundle, ca: await readFile(cert, 'utf8'), cert, key };
 }
 

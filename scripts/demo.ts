@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { get as httpsGet } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
@@ -21,6 +21,7 @@ import { buildLldpFrame } from '../test/lldp/frame.js';
 import { bootSimulatedFirmware } from '../test/swtpm/firmware.js';
 import { provisionTpm } from '../test/swtpm/provision.js';
 import { startSwtpm, type RunningSwtpm } from '../test/swtpm/swtpm.js';
+import { issued, selfSigned, tlsFiles } from '../test/tls-files.js';
 import { buildAll } from './build.js';
 import { demoMachine } from './demo-machine.js';
 
@@ -87,45 +88,8 @@ function fetchConfig(url: string, caPath: string): Promise<{ status: number; bod
 
 /** A private CA and a certificate for 127.0.0.1: the agent trusts only that CA. */
 function makeTls(dir: string): { ca: string; cert: string; key: string } {
-  const p = (f: string) => join(dir, f);
-  const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore' });
-  ossl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    p('ca.key'),
-    '-out',
-    p('ca.pem'),
-    '-days',
-    '1',
-    '-subj',
-    '/CN=fleet demo CA',
-  );
-  ossl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', '/CN=fleetd');
-  writeFileSync(p('san.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-  ossl(
-    'x509',
-    '-req',
-    '-in',
-    p('server.csr'),
-    '-CA',
-    p('ca.pem'),
-    '-CAkey',
-    p('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    p('server.pem'),
-    '-days',
-    '1',
-    '-extfile',
-    p('san.ext'),
-  );
-  return { ca: p('ca.pem'), cert: p('server.pem'), key: p('server.key') };
+  const ca = selfSigned(tlsFiles(dir, 'ca'), { subject: '/CN=fleet demo CA' });
+  return { ca: ca.cert, ...issued(tlsFiles(dir, 'server'), ca, { subject: '/CN=fleetd', ips: ['127.0.0.1'] }) };
 }
 
 /** The EK hash the way an operator computes it from a receiving scan of the EK certificate. */

@@ -4,7 +4,6 @@
  * runs (built fresh, so a code change needs no initramfs rebuild), the verifiers' TLS pair, and
  * two TPM templates with RSA-2048 and P-256 EKs and certificates.
  */
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { pushInstallerImages, type InstallerImages } from '../docker/installer-i
 import { Registry } from '../docker/registry.js';
 import { pushToolsImage } from '../docker/tools-image.js';
 import { provisionTpm, type ProvisionedTpm } from '../swtpm/provision.js';
+import { selfSigned } from '../tls-files.js';
 import { missingHostTools } from './host-tools.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
 import { withCacheLock } from './parts/cache-lock.js';
@@ -68,29 +68,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // The verifier as the guest reaches it: https://10.0.2.100 (guestfwd); the guest trusts this cert.
   const tlsCert = join(fleetShare, 'tls.crt');
   const tlsKey = join(runDir, 'tls.key');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      tlsKey,
-      '-out',
-      tlsCert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=fleetd',
-      '-addext',
-      'subjectAltName=IP:10.0.2.100',
-    ],
-    { stdio: 'ignore' },
-  );
+  selfSigned({ cert: tlsCert, key: tlsKey }, { subject: '/CN=fleetd', ips: ['10.0.2.100'], days: 2 });
 
   // The registry HookOS pulls from, on the host for the whole run (the guests reach it at
   // 10.0.2.2), holding the installer images and the tools image the Templates' actions run in;

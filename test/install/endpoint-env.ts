@@ -1,6 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { openDatabase, type Db } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { testInstalls, type TestInstalls } from './talos-fixture.js';
+import { readPem, selfSigned, tlsFiles } from '../tls-files.js';
 
 /**
  * fleetd's document endpoints (`/v1/config/<code>`, `/v1/seed/<code>`) through real HTTPS on
@@ -37,26 +38,7 @@ export interface Env {
 
 export async function start(opts: { failInventory?: () => boolean; failRelease?: boolean; className?: string; ackDeadlineMs?: number } = {}): Promise<Env> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-config-'));
-  const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore', cwd: dir });
-  ossl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    'tls.key',
-    '-out',
-    'tls.crt',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=fleetd',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  );
+  const tls = selfSigned(tlsFiles(dir), { subject: '/CN=fleetd', ips: ['127.0.0.1'] });
   await writeFile(
     join(dir, 'nodes.yaml'),
     stringify({
@@ -98,7 +80,7 @@ export async function start(opts: { failInventory?: () => boolean; failRelease?:
     service,
     installs: t.installs,
     metrics: t.metrics,
-    tls: { cert: await readFile(join(dir, 'tls.crt')), key: await readFile(join(dir, 'tls.key')) },
+    tls: readPem(tls),
   });
   const url = await listen(app, { host: '127.0.0.1', port: 0 }, true);
   return {
@@ -110,7 +92,7 @@ export async function start(opts: { failInventory?: () => boolean; failRelease?:
     url,
     audits,
     clock,
-    ca: join(dir, 'tls.crt'),
+    ca: tls.cert,
     port: Number(new URL(url).port),
     async close() {
       await app.close();

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Audit } from '../../verifier/audit.js';
 import { renderClassInputs, renderSeedInputs, writeClassInputs, type ClassSettings, type TalosSecrets } from '../../verifier/install/class-inputs.js';
@@ -9,6 +8,7 @@ import { Installs, type InstallsOptions } from '../../verifier/install/installs.
 import type { Inventory } from '../../verifier/inventory/inventory.js';
 import { Metrics } from '../../verifier/metrics.js';
 import type { LocalStore } from '../../verifier/state/local-store.js';
+import { readPem, selfSigned, tlsFiles } from '../tls-files.js';
 
 /** The lab's cluster settings, as `fleet render-class-inputs` takes them. */
 export const SETTINGS: ClassSettings = {
@@ -29,34 +29,14 @@ export const SETTINGS: ClassSettings = {
 
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
 
-/** A secrets bundle shaped like `talosctl gen secrets`, with real CA certificates and keys made by openssl. */
+/** A secrets bundle shaped like `talosctl gen secrets`, with real CA certificates and keys. */
 export async function talosSecrets(dir: string): Promise<TalosSecrets> {
   await mkdir(dir, { recursive: true });
-  const ca = async (name: string) => {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        join(dir, `${name}.key`),
-        '-out',
-        join(dir, `${name}.crt`),
-        '-days',
-        '1',
-        '-subj',
-        `/O=${name}`,
-      ],
-      { stdio: 'ignore' },
-    );
-    return { crt: b64(await readFile(join(dir, `${name}.crt`))), key: b64(await readFile(join(dir, `${name}.key`))) };
+  const ca = (name: string) => {
+    const pem = readPem(selfSigned(tlsFiles(dir, name), { subject: `/O=${name}` }));
+    return { crt: b64(pem.cert), key: b64(pem.key) };
   };
-  const [etcd, k8s, k8saggregator, os, sa] = await Promise.all(['etcd', 'kubernetes', 'aggregator', 'talos', 'service-account'].map(ca));
+  const [etcd, k8s, k8saggregator, os, sa] = ['etcd', 'kubernetes', 'aggregator', 'talos', 'service-account'].map(ca);
   const rnd = (n: number) => Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
   return {
     cluster: { id: b64(rnd(32)), secret: b64(rnd(32)) },

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { stringify } from 'yaml';
 import { ConfigStore } from '../../verifier/install/config-store.js';
 import { Installs } from '../../verifier/install/installs.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
+import { selfSigned, tlsFiles, type TlsFiles } from '../tls-files.js';
 
 /** The enrollment name's certificate renewed in place (as an ACME client does): fleetd serves the new one without a restart. */
 let cleanup: (() => Promise<void>) | undefined;
@@ -23,33 +23,9 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-function makePair(dir: string, cn: string, days: number): { cert: string; key: string } {
-  const cert = join(dir, `${cn}.crt`);
-  const key = join(dir, `${cn}.key`);
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      String(days),
-      '-subj',
-      `/CN=${cn}`,
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert, key };
+/** A self-signed certificate for 127.0.0.1 named `cn`, in `dir/<cn>.crt` and `.key`. */
+function makePair(dir: string, cn: string, days: number): TlsFiles {
+  return selfSigned(tlsFiles(dir, cn), { subject: `/CN=${cn}`, ips: ['127.0.0.1'], days });
 }
 
 /** The CN of the certificate a new connection is served. */

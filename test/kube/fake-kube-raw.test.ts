@@ -3,14 +3,13 @@
  * strategic merge patch gets on a custom resource, the Status body of a 401, routing errors, and
  * continue tokens the server no longer (or never) knew.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeKube, type JsonObject } from './fake-kube.js';
+import { readPem, selfSigned, tlsFiles } from '../tls-files.js';
 
 let fake: FakeKube;
 
@@ -121,24 +120,7 @@ describe('authentication', () => {
   it('a client certificate from another CA: 401', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fake-kube-stranger-'));
     try {
-      await promisify(execFile)('openssl', [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-noenc',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/O=system:masters/CN=fleetd',
-      ]);
-      const identity = { cert: await readFile(join(dir, 'cert.pem'), 'utf8'), key: await readFile(join(dir, 'key.pem'), 'utf8') };
+      const identity = readPem(selfSigned(tlsFiles(dir), { subject: '/O=system:masters/CN=fleetd' }));
       const answer = await call('GET', `${WORKFLOWS}/wf-raw`, { identity });
       expect([answer.status, answer.body.reason]).toEqual([401, 'Unauthorized']);
     } finally {

@@ -5,7 +5,7 @@
  * can run on these machines (DESIGN.md §5), so this is what fleet's Kubernetes client is tested on.
  *
  * On start it makes a CA, a server certificate for 127.0.0.1 and a client certificate
- * (CN=fleetd, O=system:masters) with openssl, and writes a kubeconfig (context namespace
+ * (CN=fleetd, O=system:masters), and writes a kubeconfig (context namespace
  * `tinkerbell`) that @kubernetes/client-node loads as it would the lab's. A request without a
  * client certificate signed by that CA is answered 401, as an API server with anonymous auth off.
  *
@@ -13,18 +13,17 @@
  * status, Rufio a Machine's power state), the request log, and fault injection.
  * Not implemented, and refused rather than faked: watch, dryRun, server-side apply.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
-import { promisify } from 'node:util';
 import { stringify } from 'yaml';
 import { isObject, str, type Json, type JsonObject } from './fake-kube-json.js';
 import { badRequest, conflict, KubeStatusError, KubeStore, OPTIMISTIC_LOCK, type DeleteOptions, type ResourceDef } from './fake-kube-store.js';
+import { issued, readPem, selfSigned, tlsFiles } from '../tls-files.js';
 
 export type { Json, JsonObject } from './fake-kube-json.js';
 export { KubeStatusError, RESOURCES, type ResourceDef } from './fake-kube-store.js';
@@ -71,87 +70,12 @@ interface Fault {
 /** The kube-apiserver's default --max-request-bytes for a body. */
 const MAX_BODY = 3 * 1024 * 1024;
 
-const run = promisify(execFile);
-
-/** Certificates for a CA, the server (127.0.0.1) and the fleetd client, made with openssl. */
-async function makeCertificates(dir: string): Promise<{ ca: string; serverCert: string; serverKey: string; clientCert: string; clientKey: string }> {
-  const cnf = join(dir, 'openssl.cnf');
-  await writeFile(
-    cnf,
-    [
-      '[req]',
-      'distinguished_name = dn',
-      '[dn]',
-      '[ca_ext]',
-      'basicConstraints = critical,CA:TRUE',
-      'keyUsage = critical,keyCertSign,cRLSign',
-      'subjectKeyIdentifier = hash',
-      '[server_ext]',
-      'basicConstraints = critical,CA:FALSE',
-      'keyUsage = critical,digitalSignature',
-      'extendedKeyUsage = serverAuth',
-      'subjectAltName = IP:127.0.0.1,DNS:localhost',
-      '[client_ext]',
-      'basicConstraints = critical,CA:FALSE',
-      'keyUsage = critical,digitalSignature',
-      'extendedKeyUsage = clientAuth',
-      '',
-    ].join('\n'),
-  );
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc'];
-  const f = (name: string) => join(dir, name);
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-config',
-    cnf,
-    ...ec,
-    '-keyout',
-    f('ca.key'),
-    '-out',
-    f('ca.crt'),
-    '-days',
-    '2',
-    '-subj',
-    '/CN=fake-kube-ca',
-    '-extensions',
-    'ca_ext',
-  ]);
-  const leaf = async (name: string, subject: string, ext: string, serial: string) => {
-    await run('openssl', ['req', '-new', '-config', cnf, ...ec, '-keyout', f(`${name}.key`), '-out', f(`${name}.csr`), '-subj', subject]);
-    await run('openssl', [
-      'x509',
-      '-req',
-      '-in',
-      f(`${name}.csr`),
-      '-CA',
-      f('ca.crt'),
-      '-CAkey',
-      f('ca.key'),
-      '-set_serial',
-      serial,
-      '-days',
-      '2',
-      '-sha256',
-      '-extfile',
-      cnf,
-      '-extensions',
-      ext,
-      '-out',
-      f(`${name}.crt`),
-    ]);
-  };
-  await Promise.all([leaf('server', '/CN=kube-apiserver', 'server_ext', '2'), leaf('client', '/O=system:masters/CN=fleetd', 'client_ext', '3')]);
-  const [ca, serverCert, serverKey, clientCert, clientKey] = await Promise.all(
-    ['ca.crt', 'server.crt', 'server.key', 'client.crt', 'client.key'].map((n) => readFile(f(n), 'utf8')),
-  );
-  return {
-    ca: ca as string,
-    serverCert: serverCert as string,
-    serverKey: serverKey as string,
-    clientCert: clientCert as string,
-    clientKey: clientKey as string,
-  };
+/** Certificates for a CA, the server (127.0.0.1, localhost) and the fleetd client, as PEM. */
+function makeCertificates(dir: string): { ca: string; serverCert: string; serverKey: string; clientCert: string; clientKey: string } {
+  const ca = selfSigned(tlsFiles(dir, 'ca'), { subject: '/CN=fake-kube-ca', days: 2 });
+  const server = readPem(issued(tlsFiles(dir, 'server'), ca, { subject: '/CN=kube-apiserver', ips: ['127.0.0.1'], dns: ['localhost'], days: 2 }));
+  const client = readPem(issued(tlsFiles(dir, 'client'), ca, { subject: '/O=system:masters/CN=fleetd', usage: 'clientAuth', days: 2 }));
+  return { ca: readPem(ca).cert, serverCert: server.cert, serverKey: server.key, clientCert: client.cert, clientKey: client.key };
 }
 
 interface Route {
@@ -232,7 +156,7 @@ export class FakeKube {
   static async start(): Promise<FakeKube> {
     const dir = await mkdtemp(join(tmpdir(), 'fake-kube-'));
     try {
-      const tls = await makeCertificates(dir);
+      const tls = makeCertificates(dir);
       // Client certificates are requested but checked per request, to answer 401 with a Status body.
       const server = https.createServer({
         key: tls.serverKey,

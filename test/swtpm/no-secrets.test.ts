@@ -12,6 +12,7 @@ import { startFleetServe } from '../fleet-serve.js';
 import { TSX } from '../tsx.js';
 import { goldenTpm } from './provision.js';
 import { startRig, type Rig } from './rig.js';
+import { selfSigned, tlsFiles } from '../tls-files.js';
 
 /**
  * A whole run through `fleet serve` (its request log at trace), scanned for every secret it
@@ -43,16 +44,8 @@ describe('secrets stay secret', () => {
     const g = await goldenTpm('a');
     await rig.declare({ approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer), approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer) });
     const { dir: inputs, secrets } = await classInputs(join(rig.dir, 'talos'));
-    const tls = join(rig.dir, 'tls');
-    execFileSync(
-      'sh',
-      [
-        '-c',
-        `mkdir -p ${tls} && cd ${tls} && openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout tls.key -out tls.crt -days 1 -subj /CN=fleetd -addext subjectAltName=IP:127.0.0.1`,
-      ],
-      { stdio: 'ignore' },
-    );
-    const ca = await readFile(join(tls, 'tls.crt'));
+    const tls = selfSigned(tlsFiles(rig.dir), { subject: '/CN=fleetd', ips: ['127.0.0.1'] });
+    const ca = await readFile(tls.cert);
     const state = join(rig.dir, 'serve-state');
     const args = [
       '--nodes',
@@ -63,9 +56,9 @@ describe('secrets stay secret', () => {
       '--listen',
       '127.0.0.1:0',
       '--cert',
-      join(tls, 'tls.crt'),
+      tls.cert,
       '--key',
-      join(tls, 'tls.key'),
+      tls.key,
       '--class-inputs',
       inputs,
       '--target-kubeconfig',

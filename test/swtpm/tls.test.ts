@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,48 +9,12 @@ import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { buildServer, listen } from '../../verifier/http/server.js';
 import { goldenTpm } from './provision.js';
 import { startRig, type Rig } from './rig.js';
+import { issued, readPem, selfSigned, tlsFiles } from '../tls-files.js';
 
-/** A CA and a server certificate for 127.0.0.1 signed by it, made with openssl. */
-async function makeCa(dir: string, name: string): Promise<{ ca: string; cert: Buffer; key: Buffer }> {
-  const p = (f: string) => join(dir, `${name}-${f}`);
-  const ossl = (...a: string[]) => execFileSync('openssl', a, { stdio: 'ignore' });
-  ossl(
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    p('ca.key'),
-    '-out',
-    p('ca.pem'),
-    '-days',
-    '1',
-    '-subj',
-    `/CN=${name} CA`,
-  );
-  ossl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', p('server.key'), '-out', p('server.csr'), '-subj', '/CN=fleetd');
-  await writeFile(p('san.ext'), 'subjectAltName=IP:127.0.0.1\n');
-  ossl(
-    'x509',
-    '-req',
-    '-in',
-    p('server.csr'),
-    '-CA',
-    p('ca.pem'),
-    '-CAkey',
-    p('ca.key'),
-    '-CAcreateserial',
-    '-out',
-    p('server.pem'),
-    '-days',
-    '1',
-    '-extfile',
-    p('san.ext'),
-  );
-  return { ca: await readFile(p('ca.pem'), 'utf8'), cert: await readFile(p('server.pem')), key: await readFile(p('server.key')) };
+/** A CA and a server certificate for 127.0.0.1 signed by it, as PEM. */
+function makeCa(dir: string, name: string): { ca: string; cert: string; key: string } {
+  const ca = selfSigned(tlsFiles(dir, `${name}-ca`), { subject: `/CN=${name} CA` });
+  return { ca: readPem(ca).cert, ...readPem(issued(tlsFiles(dir, `${name}-server`), ca, { subject: '/CN=fleetd', ips: ['127.0.0.1'] })) };
 }
 
 let rig: Rig | undefined;
@@ -65,8 +28,8 @@ afterEach(async () => {
 describe('the verifier over HTTPS', () => {
   it('the agent attests against a verifier whose certificate chains to its CA, and to no other', async () => {
     dir = await mkdtemp(join(tmpdir(), 'fleet-tls-'));
-    const mine = await makeCa(dir, 'fleet');
-    const other = await makeCa(dir, 'other');
+    const mine = makeCa(dir, 'fleet');
+    const other = makeCa(dir, 'other');
     rig = await startRig();
     const g = await goldenTpm('a');
     await rig.declare({ approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer) });

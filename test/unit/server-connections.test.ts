@@ -2,8 +2,7 @@
  * fleetd's connections under a hostile peer: silent connections, before and after a TLS handshake,
  * are closed; one source cannot take the connection cap; a slow answer is never cut.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,33 +13,11 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { AttestationService } from '../../verifier/attest/service.js';
 import type { Installs } from '../../verifier/install/installs.js';
 import { buildServer, listen, type ServerOptions } from '../../verifier/http/server.js';
+import { readPem, selfSigned, tlsFiles } from '../tls-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'fleet-conns-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-execFileSync(
-  'openssl',
-  [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    join(dir, 'k.pem'),
-    '-out',
-    join(dir, 'c.pem'),
-    '-days',
-    '1',
-    '-subj',
-    '/CN=fleetd',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-  ],
-  { stdio: 'ignore' },
-);
-const tls = { cert: readFileSync(join(dir, 'c.pem')), key: readFileSync(join(dir, 'k.pem')) };
+const tls = readPem(selfSigned(tlsFiles(dir), { subject: '/CN=fleetd', ips: ['127.0.0.1'] }));
 
 /** No attestation reaches it: these peers never ask. */
 const service = {} as AttestationService;
