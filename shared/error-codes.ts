@@ -44,6 +44,10 @@ export const ERROR_CODES = {
     raisedBy: ['verifier'],
     meaning: "A class's inputs are missing or incomplete, so its nodes get no install code: run fleet render-class-inputs and deploy them.",
   },
+  'config-unreadable': {
+    raisedBy: ['verifier'],
+    meaning: "A file fleetd's options name cannot be read (the NetBox token file, Tinkerbell's or the target cluster's kubeconfig): the message names it and why.",
+  },
   'ek-cert-malformed': {
     raisedBy: ['verifier', 'cli'],
     meaning:
@@ -204,6 +208,10 @@ export const ERROR_CODES = {
     raisedBy: ['agent', 'verifier'],
     meaning: 'A TPM quote (its TPMS_ATTEST or TPMT_SIGNATURE) does not parse: fleetd refuses it as quote-invalid.',
   },
+  'render-inputs-invalid': {
+    raisedBy: ['cli'],
+    meaning: 'fleet render-class-inputs was given a --secrets file that is not a talosctl gen secrets bundle, or --settings that lack a field: the message names which.',
+  },
   'render-invalid': {
     raisedBy: ['verifier'],
     meaning: 'The Talos config fleetd rendered for a node lacks or misuses a field: the node gets no install code; render and deploy its class inputs again.',
@@ -280,7 +288,11 @@ export const ERROR_CODES = {
   usage: {
     raisedBy: ['agent', 'verifier', 'cli'],
     meaning:
-      "A command's arguments or options are wrong, contradict each other, or name a file that cannot be read (a kubeconfig, a NetBox token), or the agent's --url is plain HTTP off the machine: the message says which.",
+      "A command's arguments or options are missing, malformed or contradict each other: the message says which, and the command's usage follows where it helps.",
+  },
+  'verifier-url-refused': {
+    raisedBy: ['agent'],
+    meaning: "The agent's --url is neither https nor http, or is plain HTTP to another machine: the install code must not cross the network in clear text.",
   },
   'verifier-answer-invalid': {
     raisedBy: ['agent'],

@@ -26,10 +26,11 @@ export async function postJson<T extends TSchema>(opts: ClientOptions, path: str
   await opts.ready;
   const url = new URL(path, opts.baseUrl);
   const payload = Buffer.from(JSON.stringify(body));
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RequestRefused('usage', `the verifier URL ${opts.baseUrl} is neither http nor https`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new RequestRefused('verifier-url-refused', `the verifier URL ${opts.baseUrl} is neither http nor https`);
   // The answer carries the install code: in the clear only where it cannot leave this machine.
   if (url.protocol === 'http:' && !isLoopback(url.hostname.replace(/^\[|\]$/g, ''))) {
-    throw new RequestRefused('usage', `refusing plain HTTP to ${url.host}: the verifier must be https:// off this machine`);
+    throw new RequestRefused('verifier-url-refused', `refusing plain HTTP to ${url.host}: the verifier must be https:// off this machine`);
   }
   // Loaded at the first request, which comes after the TPM's first key: not before the TPM starts.
   const { request: send } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');

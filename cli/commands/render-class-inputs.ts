@@ -13,9 +13,9 @@ export async function run(args: string[]): Promise<number> {
   if (!o.secrets || !o.settings || !o.out) throw new FleetError('usage', USAGE);
   const secrets = parse(await readFile(o.secrets, 'utf8')) as TalosSecrets;
   const settings = parse(await readFile(o.settings, 'utf8')) as ClassSettings;
-  if (!secrets?.certs?.os || !secrets.cluster) throw new FleetError('usage', `${o.secrets} is not a talosctl gen secrets bundle`);
+  if (!secrets?.certs?.os || !secrets.cluster) throw new FleetError('render-inputs-invalid', `${o.secrets} is not a talosctl gen secrets bundle`);
   if (!settings?.classes || !settings.endpoint || !settings.clusterName || !settings.network?.gateway) {
-    throw new FleetError('usage', `${o.settings} needs clusterName, endpoint, kubernetesVersion, network.gateway and classes`);
+    throw new FleetError('render-inputs-invalid', `${o.settings} needs clusterName, endpoint, kubernetesVersion, network.gateway and classes`);
   }
   const inputs = renderClassInputs(secrets, settings);
   await writeClassInputs(o.out, inputs);

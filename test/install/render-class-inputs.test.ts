@@ -61,6 +61,7 @@ describe('fleet render-class-inputs', () => {
     const bad = await fleetCli('render-class-inputs', '--secrets', join(f.dir, 'bad.yaml'), '--settings', f.settings, '--out', f.out);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('is not a talosctl gen secrets bundle');
+    expect(bad.stderr).toContain('[render-inputs-invalid]');
     const noGateway = await fleetCli('render-class-inputs', '--secrets', f.secrets, '--settings', f.secrets, '--out', f.out);
     expect(noGateway.code).not.toBe(0);
     expect(noGateway.stderr).toContain('needs clusterName, endpoint, kubernetesVersion, network.gateway and classes');

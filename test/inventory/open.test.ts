@@ -45,7 +45,10 @@ describe("fleet serve's inventory options", () => {
     fake = await FakeNetBox.start();
     await writeFile(join(dir, 'token'), '0'.repeat(40));
     await expect(openInventory(netbox(fake.url, join(dir, 'token')), db)).rejects.toMatchObject({ code: 'netbox-forbidden' });
-    await expect(openInventory(netbox(fake.url, join(dir, 'none')), db)).rejects.toThrow(/cannot read the NetBox token file/);
+    await expect(openInventory(netbox(fake.url, join(dir, 'none')), db)).rejects.toMatchObject({
+      code: 'config-unreadable',
+      message: /cannot read the NetBox token file/,
+    });
     // What the command line gets wrong is refused before anything opens (serve-config.ts).
     const refused =
       (...args: string[]) =>

@@ -50,7 +50,7 @@ describe('the TPM client does not leak or loop on a bad TPM', () => {
 describe('the agent never sends or leaves the install code where it should not', () => {
   it('refuses plain HTTP to a verifier off this machine', async () => {
     await expect(postJson({ baseUrl: 'http://10.0.0.1:8443' }, '/v1/attest/start', {}, StartAnswer)).rejects.toMatchObject({
-      code: 'usage',
+      code: 'verifier-url-refused',
       message: /refusing plain HTTP to 10\.0\.0\.1:8443/,
     });
   });

@@ -15,7 +15,7 @@ export async function openInventory(cfg: InventoryConfig, db: Db): Promise<Inven
   try {
     token = (await readFile(cfg.tokenFile, 'utf8')).trim();
   } catch (err) {
-    throw new FleetError('usage', `cannot read the NetBox token file: ${errorMessage(err)}`);
+    throw new FleetError('config-unreadable', `cannot read the NetBox token file: ${errorMessage(err)}`);
   }
   const client = new NetBoxClient({ url: cfg.url, token });
   await client.status(); // a wrong URL or token fails here, at start, not at the first boot

@@ -83,7 +83,7 @@ export class KubeClient implements Kube {
     try {
       kc.loadFromFile(path);
     } catch (err) {
-      throw new FleetError('usage', `cannot read the kubeconfig ${path}: ${errorMessage(err)}`);
+      throw new FleetError('config-unreadable', `cannot read the kubeconfig ${path}: ${errorMessage(err)}`);
     }
     return new KubeClient(kc, namespace);
   }

@@ -19,7 +19,7 @@ export class TargetClusterClient implements TargetCluster {
     try {
       kc.loadFromFile(path);
     } catch (err) {
-      throw new FleetError('usage', `cannot read the target cluster's kubeconfig ${path}: ${errorMessage(err)}`);
+      throw new FleetError('config-unreadable', `cannot read the target cluster's kubeconfig ${path}: ${errorMessage(err)}`);
     }
     return new TargetClusterClient(kc);
   }
