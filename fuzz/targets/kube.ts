@@ -1,27 +1,17 @@
 import type { Device } from '../../verifier/inventory/device.js';
-import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js';
 import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow } from '../../verifier/reconcile/desired.js';
 import type { KubeObject } from '../../verifier/reconcile/objects.js';
 import { openRun } from '../../verifier/reconcile/open-run.js';
-import { plan, type ReconcileConfig, type World } from '../../verifier/reconcile/plan.js';
+import { plan, type World } from '../../verifier/reconcile/plan.js';
 import { viewWorkflow } from '../../verifier/reconcile/workflow-view.js';
+import { classMap, NIXOS, reconcileConfig, TALOS } from '../../test/tinkerbell/fixtures.js';
 import { actionServed, agentRan, controllerPost, controllerRunning, initialStatus, rendered, renderFailed } from '../../test/tinkerbell/status.js';
 import type { Target } from '../engine/target.js';
 import { utf8 } from './testdata.js';
 
 const NS = 'tink';
-const CFG: ReconcileConfig = {
-  namespace: NS,
-  hookosWaitS: 600,
-  defaultGlobalTimeoutS: 3600,
-  corroborationS: 600,
-  configUrl: 'https://fleetd.lab:8443/v1/config',
-  seedUrl: 'https://fleetd.lab:8443/v1/seed',
-};
-const CLASSES = new Map<string, NodeClass>([
-  ['worker', { name: 'worker', payload: 'talos', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5', controlPlane: false }],
-  ['nixos', { name: 'nixos', payload: 'nixos-image', imageUrl: 'https://images.lab/nixos.raw.zst', imageSha256: 'c'.repeat(64), controlPlane: false }],
-]);
+const CFG = reconcileConfig(NS);
+const CLASSES = classMap(TALOS, NIXOS);
 const T0 = Date.parse('2026-12-01T18:00:00Z');
 const UNIX = T0 / 1000;
 const base = {

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { Device } from '../../verifier/inventory/device.js';
 import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js';
 import { KubeClient, KubeError } from '../../verifier/kube/client.js';
 import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, holds } from '../../verifier/reconcile/desired.js';
 import { LeaderLease } from '../../verifier/reconcile/lease.js';
 import type { Kind, KubeObject } from '../../verifier/reconcile/objects.js';
+import { device, NIXOS, TALOS } from '../tinkerbell/fixtures.js';
 import { CrdServer } from './crd-server.js';
 
 /**
@@ -20,27 +20,11 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(() => server?.stop());
 
-const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
 const classes: NodeClass[] = [
-  { name: 'worker', payload: 'talos', installerImage: INSTALLER, controlPlane: false },
-  { name: 'nixos', payload: 'nixos-image', imageUrl: 'https://images.lab/nixos.raw.zst', imageSha256: 'c'.repeat(64), controlPlane: false },
+  TALOS,
+  NIXOS,
   { name: 'cloud', payload: 'cloud-init-nocloud', imageUrl: 'https://images.lab/debian.raw.zst', imageSha256: 'e'.repeat(64), controlPlane: false },
 ];
-const device = (hostname: string): Device => ({
-  id: hostname,
-  hostname,
-  serial: `SN-${hostname}`,
-  status: 'planned',
-  controlPlane: false,
-  className: 'worker',
-  address: '10.0.1.11/24',
-  switchPort: 'Port 5',
-  bmcType: 'amt',
-  installDisk: '/dev/nvme0n1',
-  installDiskSerial: 'S4EV',
-  binding: {},
-  mac: '52:54:00:12:34:56',
-});
 
 function client(ns: string): KubeClient {
   return KubeClient.fromFile(server.kubeconfigPath, ns);

@@ -1,8 +1,9 @@
-/** fleet's own inputs for the Tinkerbell tests: a device, its classes, and the Templates' spec.data. */
+/** fleet's own inputs for the tests of what it writes to Tinkerbell: a device, its classes, the reconcile settings, and the Templates' spec.data. */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import type { Device } from '../../verifier/inventory/device.js';
 import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js';
+import type { ReconcileConfig } from '../../verifier/reconcile/plan.js';
 
 export const NS = 'tinkerbell';
 export const MAC = '52:54:00:12:34:56';
@@ -18,6 +19,14 @@ export const NIXOS: NodeClass = {
   imageSha256: 'c'.repeat(64),
   controlPlane: false,
 };
+
+/** Classes by name, as the reconcile controller looks them up. */
+export const classMap = (...classes: NodeClass[]): Map<string, NodeClass> => new Map(classes.map((c) => [c.name, c]));
+
+/** The reconcile controller's settings as the lab runs it, in `namespace`. */
+export function reconcileConfig(namespace = NS): ReconcileConfig {
+  return { namespace, hookosWaitS: 600, defaultGlobalTimeoutS: 3600, corroborationS: 600, ...URLS };
+}
 
 export function device(hostname = 'node-1', over: Partial<Device> = {}): Device {
   return {

@@ -3,6 +3,7 @@ import { admit, refuseBoot, type Admission, type AdmissionInput } from '../../ve
 import { checkCabling } from '../../verifier/attest/cabling.js';
 import { decide } from '../../verifier/attest/policy.js';
 import type { Device } from '../../verifier/inventory/device.js';
+import { device as fixtureDevice } from '../tinkerbell/fixtures.js';
 
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
@@ -34,20 +35,8 @@ describe('the EK policy', () => {
   });
 });
 
-const device = (over: Partial<Device> = {}): Device => ({
-  id: 'n1',
-  hostname: 'n1',
-  serial: 'SN1',
-  status: 'planned',
-  controlPlane: false,
-  className: 'worker',
-  address: '10.0.1.11/24',
-  switchPort: 'Port 5',
-  installDisk: '/dev/nvme0n1',
-  installDiskSerial: 'S4EV',
-  binding: { rsa2048: A },
-  ...over,
-});
+/** Declared with serial SN1 and an approved RSA EK; never attested, so no MAC recorded. */
+const device = (over: Partial<Device> = {}): Device => fixtureDevice('n1', { serial: 'SN1', mac: undefined, binding: { rsa2048: A }, ...over });
 /** Runs fleetd started that Tinkerbell has not finished. */
 const PROVISION_RUN = { name: 'provision-n1-1764480000', kind: 'provision' as const };
 const RETIRE_RUN = { name: 'retire-n1-1764480000', kind: 'retire' as const };

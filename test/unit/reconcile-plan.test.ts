@@ -1,46 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { Device } from '../../verifier/inventory/device.js';
-import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js';
 import { desiredHardware, desiredMachine, desiredPowerCycle, desiredWorkflow, splitCidr } from '../../verifier/reconcile/desired.js';
 import type { KubeObject } from '../../verifier/reconcile/objects.js';
 import { plan, type ReconcileConfig, type Step, type World } from '../../verifier/reconcile/plan.js';
 import { noteKey } from '../../verifier/reconcile/notes.js';
 import { runState, viewWorkflow } from '../../verifier/reconcile/workflow-view.js';
 import type { InstallCodeRecord } from '../../verifier/state/local-store.js';
+import { classMap, device as fixtureDevice, MAC, NIXOS, NS, reconcileConfig, TALOS } from '../tinkerbell/fixtures.js';
 
-const NS = 'tinkerbell';
 const NOW = Date.parse('2026-11-30T08:00:00Z');
-const cfg: ReconcileConfig = {
-  namespace: NS,
-  hookosWaitS: 600,
-  defaultGlobalTimeoutS: 3600,
-  corroborationS: 600,
-  configUrl: 'https://fleetd.lab:8443/v1/config',
-  seedUrl: 'https://fleetd.lab:8443/v1/seed',
-};
-const classes = new Map<string, NodeClass>([
-  ['worker', { name: 'worker', payload: 'talos', installerImage: 'ghcr.io/siderolabs/installer:v1.9.5', controlPlane: false }],
-  ['nixos', { name: 'nixos', payload: 'nixos-image', imageUrl: 'https://img/nixos.img', imageSha256: 'c'.repeat(64), controlPlane: false }],
-]);
+const cfg = reconcileConfig();
+const classes = classMap(TALOS, NIXOS);
 
-const device = (over: Partial<Device> = {}): Device => ({
-  id: 'n1',
-  hostname: 'n1',
-  serial: 'SN1',
-  status: 'active',
-  controlPlane: false,
-  className: 'worker',
-  address: '10.0.1.11/24',
-  switchPort: 'Port 5',
-  bmcType: 'amt',
-  installDisk: '/dev/nvme0n1',
-  installDiskSerial: 'S4EV',
-  binding: {},
-  mac: '52:54:00:12:34:56',
-  // Its last HookOS boot, two hours ago, from its declared port.
-  attested: { at: new Date(NOW - 7_200_000).toISOString(), mac: '52:54:00:12:34:56', bootId: 'boot-0', eks: {}, secureBoot: true, switchPort: 'Port 5' },
-  ...over,
-});
+const device = (over: Partial<Device> = {}): Device =>
+  fixtureDevice('n1', {
+    status: 'active',
+    // Its last HookOS boot, two hours ago, from its declared port.
+    attested: { at: new Date(NOW - 7_200_000).toISOString(), mac: MAC, bootId: 'boot-0', eks: {}, secureBoot: true, switchPort: 'Port 5' },
+    ...over,
+  });
 
 /** An install code as fleetd's store keeps it. */
 const code = (bootId: string, run: string | null): InstallCodeRecord => ({
@@ -54,7 +32,7 @@ const code = (bootId: string, run: string | null): InstallCodeRecord => ({
 });
 const recent = (bootId: string) => ({
   at: new Date(NOW - 120_000).toISOString(),
-  mac: '52:54:00:12:34:56',
+  mac: MAC,
   bootId,
   eks: {},
   secureBoot: true,
@@ -138,7 +116,7 @@ describe('Hardware and Machine', () => {
       interfaces: [
         {
           dhcp: {
-            mac: '52:54:00:12:34:56',
+            mac: MAC,
             hostname: 'n1',
             arch: 'x86_64',
             uefi: true,
@@ -222,7 +200,7 @@ describe('desired_action provision', () => {
       templateRef: 'provision',
       hardwareRef: 'n1',
       hardwareMap: {
-        device_1: '52:54:00:12:34:56',
+        device_1: MAC,
         node: 'n1',
         wipe: 'true',
         install: 'true',
@@ -373,7 +351,7 @@ describe('desired_action provision', () => {
     const wf = created(p.steps, 'Workflow');
     expect(wf.spec).toMatchObject({
       templateRef: 'provision-image',
-      hardwareMap: { os: 'nixos-image', image_url: 'https://img/nixos.img', image_sha256: 'c'.repeat(64), seed_url: 'https://spore/seed' },
+      hardwareMap: { os: 'nixos-image', image_url: NIXOS.imageUrl, image_sha256: 'c'.repeat(64), seed_url: 'https://spore/seed' },
     });
   });
 
@@ -594,7 +572,7 @@ describe('outcomes', () => {
   it('a node that attests again after its provision succeeded booted HookOS instead of its disk: journaled once per run, counted', () => {
     const attested = (agoMs: number) => ({
       at: new Date(NOW - agoMs).toISOString(),
-      mac: '52:54:00:12:34:56',
+      mac: MAC,
       bootId: 'b2',
       eks: {},
       secureBoot: true,

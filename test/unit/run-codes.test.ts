@@ -1,56 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { admit, type AdmissionInput } from '../../verifier/attest/admission.js';
 import type { Device } from '../../verifier/inventory/device.js';
-import type { NodeClass } from '../../verifier/inventory/embedded/nodes-file.js';
 import { desiredHardware, desiredMachine } from '../../verifier/reconcile/desired.js';
 import type { KubeObject } from '../../verifier/reconcile/objects.js';
 import { openRun } from '../../verifier/reconcile/open-run.js';
-import { plan, type ReconcileConfig, type Step, type World } from '../../verifier/reconcile/plan.js';
+import { plan, type Step, type World } from '../../verifier/reconcile/plan.js';
 import type { InstallCodeRecord } from '../../verifier/state/local-store.js';
+import { classMap, device as fixtureDevice, INSTALLER, MAC, NS, reconcileConfig, TALOS } from '../tinkerbell/fixtures.js';
 
 /**
  * The lab's loop as its pure decisions, one after the other, as fleetd makes them: admission of an
  * attestation, a reconcile pass, the writes it plans (applied here by hand), and admission of the
  * machine's next attestation. What each gets is what the step before left.
  */
-const NS = 'tinkerbell';
 const NOW = Date.parse('2026-12-01T08:00:00Z');
-const cfg: ReconcileConfig = {
-  namespace: NS,
-  hookosWaitS: 600,
-  defaultGlobalTimeoutS: 3600,
-  corroborationS: 600,
-  configUrl: 'https://fleetd.lab:8443/v1/config',
-};
-const INSTALLER = 'ghcr.io/siderolabs/installer:v1.9.5';
-const classes = new Map<string, NodeClass>([
-  ['worker', { name: 'worker', payload: 'talos', installerImage: INSTALLER, controlPlane: false }],
-  ['controlplane', { name: 'controlplane', payload: 'talos', installerImage: INSTALLER, controlPlane: true }],
-]);
+const cfg = reconcileConfig();
+const classes = classMap(TALOS, { name: 'controlplane', payload: 'talos', installerImage: INSTALLER, controlPlane: true });
 const A = 'a'.repeat(64);
 const PORT5 = { port: 'Port 5', names: ['Port 5'] };
 
-const device = (over: Partial<Device>): Device => ({
-  id: 'n1',
-  hostname: 'n1',
-  serial: 'SN1',
-  status: 'planned',
-  controlPlane: false,
-  className: 'worker',
-  address: '10.0.1.11/24',
-  switchPort: 'Port 5',
-  bmcType: 'amt',
-  installDisk: '/dev/nvme0n1',
-  installDiskSerial: 'S4EV',
-  binding: { rsa2048: A },
-  ...over,
-});
+/** Declared, never attested: no MAC recorded yet. */
+const device = (over: Partial<Device>): Device => fixtureDevice('n1', { mac: undefined, binding: { rsa2048: A }, ...over });
 
 /** The attestation of boot `bootId`: the device as the inventory then holds it, after admission's own writes. */
 function attest(d: Device, bootId: string, run: ReturnType<typeof openRun>, autoProvision = true) {
   const input: AdmissionInput = {
     serial: d.serial,
-    boot: { mac: '52:54:00:12:34:56', bootId, secureBoot: true, at: new Date(NOW).toISOString(), peer: '10.0.1.11' },
+    boot: { mac: MAC, bootId, secureBoot: true, at: new Date(NOW).toISOString(), peer: '10.0.1.11' },
     device: d,
     proven: [{ kind: 'rsa2048', hash: A, certificate: null }],
     authorship: { authored: true },
