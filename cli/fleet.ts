@@ -20,7 +20,10 @@ const COMMANDS: Record<string, Command> = {
     load: () => import('./commands/syslog.js'),
   },
   agent: { summary: 'attest this machine once: fleet agent --url URL [--tpm SPEC] [--ca FILE] ...', load: () => import('./commands/agent.js') },
-  attest: { summary: 'print the EK binding lines of a waiting claim: fleet attest approve SERIAL --state DIR', load: () => import('./commands/attest.js') },
+  attest: {
+    summary: 'print a waiting claim, its EK certificates and the EK binding lines: fleet attest approve SERIAL --state DIR [--ek-roots DIR]',
+    load: () => import('./commands/attest.js'),
+  },
   inventory: {
     summary: 'check a nodes file, show a device, set desired_action: fleet inventory check|show|action ...',
     load: () => import('./commands/inventory.js'),

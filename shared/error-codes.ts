@@ -60,11 +60,12 @@ export const ERROR_CODES = {
   'ek-roots-invalid': {
     raisedBy: ['cli'],
     meaning:
-      'A file in the --roots directory is not an X.509 certificate (PEM or DER), or the directory holds none: keep only the EK CA certificates there, roots and intermediates.',
+      "A file in fleet ek-cert's --roots or fleet attest approve's --ek-roots directory is not an X.509 certificate (PEM or DER), or the directory holds none: keep only the EK CA certificates there, roots and intermediates.",
   },
   'ek-roots-unreadable': {
     raisedBy: ['cli'],
-    meaning: 'fleet ek-cert cannot read the --roots directory or a file in it: check the path and its permissions.',
+    meaning:
+      'fleet ek-cert cannot read its --roots directory, or fleet attest approve its --ek-roots directory, or a file in it: check the path and its permissions.',
   },
   'ek-unusable': {
     raisedBy: ['verifier'],

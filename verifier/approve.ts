@@ -1,35 +1,86 @@
+import { type CaCertificate, type ChainResult, chainFailureText, validityAt, verifyChain } from '../shared/ek-cert/chain.js';
+import { type EkCertificate, parseEkCertificate } from '../shared/ek-cert/ek-certificate.js';
+import { nameText } from '../shared/ek-cert/names.js';
+import { errorMessage } from '../shared/errors.js';
 import type { EkKind } from '../shared/wire/schemas.js';
 import { printable } from '../shared/text/terminal.js';
+import { APPROVE_LINES as L } from './approve-lines.js';
 import type { Claim } from './state/claim.js';
 
 const FIELDS: Record<EkKind, string> = { rsa2048: 'approved_ek_rsa2048', eccp256: 'approved_ek_eccp256' };
 
+/** What the operator brings to a claim: the EK CA certificates of --ek-roots (null without it), and today. */
+export interface ApprovalEvidence {
+  roots: CaCertificate[] | null;
+  at: Date;
+}
+
 /**
- * The runbook's "Print the lines for the waiting claim": the claim, then exactly the node entry's
- * lines. It approves nothing and says so: a waiting claim proves nothing, because another machine
- * can send one with this serial. Only a comparison with independent evidence does. What the
- * claimant sent is shown escaped (printable): it must not rewrite the operator's terminal.
+ * The runbook's "Print the lines for the waiting claim": the claim, each EK with what its
+ * certificate says of the TPM and, with the operator's EK CA certificates, whether it chains to
+ * them; then exactly the node entry's lines. It approves nothing and says so: a waiting claim
+ * proves nothing, because another machine can send one with this serial, and a maker's
+ * certificate says who made a TPM, not which machine it is in. Only a comparison with independent
+ * evidence does. What the claimant sent is shown escaped (printable): it must not rewrite the
+ * operator's terminal.
  */
-export function approvalLines(claim: Claim): string[] {
-  const lines = [
-    printable(`claim: serial ${claim.serial}, MAC ${claim.mac}, switch port ${claim.switchPort ?? '(no LLDP frame)'}, from ${claim.peer}, at ${claim.at}`),
-  ];
+export function approvalLines(claim: Claim, evidence: ApprovalEvidence): string[] {
+  const lines = [L.claim(claim.serial, claim.mac, claim.switchPort ?? L.noSwitchPort(), claim.peer, claim.at)];
+  let verified = false;
   for (const ek of claim.eks) {
-    const cert = ek.certificate
-      ? `EK certificate subject "${printable(ek.certificate.subject)}", issuer "${printable(ek.certificate.issuer)}" (not checked against a maker)`
-      : 'no EK certificate';
-    lines.push(`  ${ek.kind} EK ${ek.hash}; ${cert}`);
+    const c = ek.certificate;
+    if (c === null) lines.push(L.noCertificate(ek.kind, ek.hash));
+    else if (c.der === null) lines.push(L.oldCertificate(ek.kind, ek.hash, c.subject, c.issuer));
+    else {
+      let cert: EkCertificate;
+      try {
+        cert = parseEkCertificate(Buffer.from(c.der, 'base64'));
+      } catch (err) {
+        lines.push(L.unreadableCertificate(ek.kind, ek.hash, errorMessage(err)));
+        continue;
+      }
+      lines.push(...certificateLines(ek.kind, ek.hash, cert, evidence.at));
+      const chain = evidence.roots && verifyChain(cert.cert, evidence.roots);
+      lines.push(...chainLines(chain));
+      verified ||= chain?.verified === true;
+    }
   }
-  lines.push('This approves nothing. A waiting claim proves nothing: another machine can send one with this serial.');
-  lines.push("Compare each hash with your evidence (a receiving scan, or the supplier's authenticated record); if one differs, stop.");
-  lines.push("Otherwise add these lines to the node's entry:");
-  for (const ek of claim.eks) lines.push(`${FIELDS[ek.kind]}: ${ek.hash}`);
-  return lines;
+  lines.push(L.approvesNothing());
+  if (verified) lines.push(L.chainIsNoApproval());
+  lines.push(L.compare(), L.addLines());
+  for (const ek of claim.eks) lines.push(L.binding(FIELDS[ek.kind], ek.hash));
+  return lines.map(printable);
+}
+
+const day = (d: Date): string => d.toISOString().slice(0, 10);
+const VALIDITY_WORDS = { valid: 'valid', expired: 'expired', 'not-yet-valid': 'not yet valid' } as const;
+
+function certificateLines(kind: EkKind, hash: string, ek: EkCertificate, at: Date): string[] {
+  const t = ek.tpm;
+  const maker = t.manufacturer === null ? '(none named)' : `${t.manufacturer}${t.vendor ? ` (${t.vendor})` : ''}`;
+  const spec = ek.spec ? `family ${ek.spec.family}, level ${ek.spec.level}, revision ${ek.spec.revision}` : '(none)';
+  const { issuer, subject, notBefore, notAfter } = ek.cert;
+  return [
+    L.certificate(kind, hash, maker, t.model ?? '(none)', t.version ?? '(none)'),
+    L.certificateNames(
+      nameText(issuer) || '(empty)',
+      nameText(subject) || '(empty)',
+      day(notBefore),
+      day(notAfter),
+      VALIDITY_WORDS[validityAt(ek.cert, at)],
+      day(at),
+      spec,
+    ),
+  ];
+}
+
+function chainLines(chain: ChainResult | null): string[] {
+  if (chain === null) return [L.chainNotChecked()];
+  const head = chain.verified ? L.chainVerified(chain.path.at(-1)!.source) : L.chainNotVerified(chainFailureText(chain.failure));
+  return [head, ...chain.path.map((ca) => L.issuedBy(ca.source, nameText(ca.cert.subject)))];
 }
 
 /** Said first when more than one TPM claims the serial: at most one of them is the machine. */
 export function rivalClaimsLine(serial: string, count: number): string {
-  return printable(
-    `${count} different TPMs claim the serial ${serial}; at most one is that machine. Compare each claim below with your evidence, and add only the lines of the one that matches.`,
-  );
+  return printable(L.rivalClaims(String(count), serial));
 }

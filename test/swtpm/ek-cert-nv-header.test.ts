@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,9 +9,13 @@ import { ekHashOfCertificate } from '../../shared/ek/hash.js';
 import { Tpm } from '../../shared/tpm/client.js';
 import { EK_INDEX } from '../../shared/tpm/constants.js';
 import { SocketTransport } from '../../shared/tpm/transport.js';
+import { EK_KINDS } from '../../shared/wire/schemas.js';
+import { APPROVE_LINES as L } from '../../verifier/approve-lines.js';
+import { fleetCli } from '../fleet-cli.js';
 import { type FleetServe, startFleetServe } from '../fleet-serve.js';
 import { matching } from '../line-pattern.js';
 import { buildLldpFrame } from '../lldp/frame.js';
+import { TESTDATA } from '../testdata.js';
 import { simulateBoot } from './boot.js';
 import { copyTpmState, goldenTpm, type ProvisionedTpm } from './provision.js';
 import { BOOT_LOG, RIG_CATALOGUE, RIG_PORT } from './rig.js';
@@ -22,7 +26,9 @@ import { tpm2 } from './tpm2-tools.js';
  * A TPM whose RSA EK certificate sits in NV as TPM 1.2-era makers store it (the TCG PC Client
  * header before the DER, the rest of a larger index after it), attesting against `fleet serve`:
  * the agent sends the index whole, and fleetd reads the certificate in it, so the TPM waits for
- * approval, and once approved is admitted, rather than being refused ek-cert-mismatch.
+ * approval, and once approved is admitted, rather than being refused ek-cert-mismatch. Between
+ * the two, `fleet attest approve` shows what its certificates say, and with --ek-roots whether
+ * they chain to the CA swtpm_localca issued them from.
  */
 const SERIAL = 'SN-NV-HEADER-1';
 const RSA_CERT_INDEX = `0x${EK_INDEX.rsa.cert.toString(16)}`;
@@ -112,6 +118,50 @@ afterAll(async () => {
 describe('an EK certificate stored with the TCG NV header and padding', () => {
   it('reaches fleetd whole, and the TPM waits for approval: its certificate certifies its EK', async () => {
     expect(await attest()).toEqual([expect.stringMatching(matching(ATTEST_LINES.failed, 'pending-approval', /.*/))]);
+  });
+
+  it('fleet attest approve names the TPM its certificates name, and the chain to the CA that issued them, approving nothing', async () => {
+    const hashes = { rsa2048: ekHashOfCertificate(provisioned.ekCertRsaDer), eccp256: ekHashOfCertificate(provisioned.ekCertEccDer) };
+    const roots = join(dir, 'ek-roots');
+    await mkdir(roots);
+    await writeFile(join(roots, 'localca.pem'), provisioned.caCertPem);
+    const approve = await fleetCli('attest', 'approve', SERIAL, '--state', stateDir, '--ek-roots', roots);
+    expect(approve).toMatchObject({ code: 0, stderr: '' });
+    const lines = approve.stdout.trimEnd().split('\n');
+    for (const kind of EK_KINDS) {
+      const at = lines.indexOf(L.certificate(kind, hashes[kind], 'id:00001014', 'swtpm', 'id:20191023'));
+      expect(at, `${kind}'s certificate line in\n${approve.stdout}`).toBeGreaterThan(0);
+      expect(lines[at + 1]).toMatch(
+        matching(L.certificateNames, 'CN=swtpm-localca', 'CN=unknown', /[\d-]+/, /[\d-]+/, 'valid', /[\d-]+/, 'family 2.0, level 0, revision 164'),
+      );
+      expect(lines.slice(at + 2, at + 5)).toEqual([
+        L.chainVerified('localca.pem#2'),
+        expect.stringMatching(matching(L.issuedBy, 'localca.pem#1', /.+/)),
+        expect.stringMatching(matching(L.issuedBy, 'localca.pem#2', /.+/)),
+      ]);
+    }
+    expect(lines.slice(lines.indexOf(L.approvesNothing()))).toEqual([
+      L.approvesNothing(),
+      L.chainIsNoApproval(),
+      L.compare(),
+      L.addLines(),
+      L.binding('approved_ek_rsa2048', hashes.rsa2048),
+      L.binding('approved_ek_eccp256', hashes.eccp256),
+    ]);
+  });
+
+  it('with --ek-roots of another maker, says why the chain does not verify; a directory that does not read stops it', async () => {
+    const other = await fleetCli('attest', 'approve', SERIAL, '--state', stateDir, '--ek-roots', `${TESTDATA}tcg-certs/certificates/stMicroCaCerts`);
+    expect(other.code).toBe(0);
+    const notVerified = other.stdout.split('\n').filter((l) => l.startsWith(L.chainNotVerified('')));
+    expect(notVerified).toEqual([
+      expect.stringMatching(matching(L.chainNotVerified, /no CA certificate is named .+, the issuer of the EK certificate/)),
+      expect.stringMatching(matching(L.chainNotVerified, /no CA certificate is named .+, the issuer of the EK certificate/)),
+    ]);
+    expect(other.stdout).not.toContain(L.chainIsNoApproval());
+    const missing = await fleetCli('attest', 'approve', SERIAL, '--state', stateDir, '--ek-roots', join(dir, 'no-such-dir'));
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^fleet: --ek-roots \S+no-such-dir: cannot read the roots directory: .*\[ek-roots-unreadable\]\n$/);
   });
 
   it('once approved, is admitted', async () => {

@@ -9,13 +9,14 @@ import { EV_NO_ACTION } from '../../shared/eventlog/types.js';
 import { HASHES, TPM_ALG } from '../../shared/tpm/constants.js';
 import { parseSignature, verifySignature } from '../../shared/tpm/signature.js';
 import { parseReport } from '../../shared/wire/report.js';
-import type { EkKind, FinishRequest, Report } from '../../shared/wire/schemas.js';
+import type { FinishRequest, Report } from '../../shared/wire/schemas.js';
+import type { Claim } from '../state/claim.js';
 import { Refusal } from './refusal.js';
 import type { Session } from './session-store.js';
 
 /** What a `finish` proved: these EKs are in the TPM that quoted this report and these PCRs. */
 export interface Evidence {
-  proven: Array<{ kind: EkKind; hash: string; certificate: { subject: string; issuer: string } | null }>;
+  proven: Claim['eks'];
   report: Report;
   /** From the event log; null when the log cannot tell. */
   secureBoot: boolean | null;

@@ -2,10 +2,10 @@ import type { KeyObject } from 'node:crypto';
 import { errorMessage } from '../../shared/errors.js';
 import { ekHash } from '../../shared/ek/hash.js';
 import { type EkCertificate, parseEkCertificate } from '../../shared/ek-cert/ek-certificate.js';
-import { nameText } from '../../shared/ek-cert/names.js';
 import { HASHES, TPM_ALG, TPM_ECC, TPMA_OBJECT as A } from '../../shared/tpm/constants.js';
 import { objectName, parsePublic, publicKeyObject, type TpmtPublic } from '../../shared/tpm/public.js';
 import type { EkKind, StartRequest } from '../../shared/wire/schemas.js';
+import type { ClaimCertificate } from '../state/claim.js';
 import { Refusal } from './refusal.js';
 
 /** An EK the agent claims, checked for shape; the TPM has not proven it yet. */
@@ -14,7 +14,7 @@ export interface ClaimedEk {
   pub: TpmtPublic;
   hash: string;
   /** The certificate that came with it (it certifies this key; its maker is not checked). */
-  certificate: { subject: string; issuer: string } | null;
+  certificate: ClaimCertificate | null;
 }
 
 export interface CheckedAk {
@@ -64,7 +64,7 @@ export function checkEks(req: StartRequest): ClaimedEk[] {
     let certificate: ClaimedEk['certificate'] = null;
     if (e.certificate !== null) {
       const cert = certifying(e.kind, Buffer.from(e.certificate, 'base64'), hash);
-      certificate = { subject: nameText(cert.cert.subject), issuer: nameText(cert.cert.issuer) };
+      certificate = { der: Buffer.from(cert.cert.der).toString('base64') };
     }
     return { kind: e.kind, pub, hash, certificate };
   });

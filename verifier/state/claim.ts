@@ -1,5 +1,12 @@
 import type { EkKind } from '../../shared/wire/schemas.js';
 
+/**
+ * The EK certificate that came with an EK, kept for `fleet attest approve` to read again: its DER
+ * (base64; without the NV header or padding, so no larger than the 8 KiB the wire allows). A claim
+ * kept by an older fleetd holds only the certificate's subject and issuer, and no DER.
+ */
+export type ClaimCertificate = { der: string } | { der: null; subject: string; issuer: string };
+
 /** A machine that proved its EKs but whose serial no entry approves yet: what `fleet attest approve` prints. */
 export interface Claim {
   serial: string;
@@ -11,7 +18,7 @@ export interface Claim {
   eks: Array<{
     kind: EkKind;
     hash: string;
-    /** The EK certificate's subject and issuer, when one came along (not checked against a maker CA). */
-    certificate: { subject: string; issuer: string } | null;
+    /** When one came along; it certifies this EK (admission checked that), whoever made it. */
+    certificate: ClaimCertificate | null;
   }>;
 }

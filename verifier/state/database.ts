@@ -69,6 +69,13 @@ const MIGRATIONS: string[] = [
    DROP TABLE claims_v1;
    CREATE INDEX claims_at ON claims(at);
    CREATE INDEX claims_peer ON claims(peer, at);`,
+  // A claim keeps its EK certificates' DER for fleet attest approve to read; one kept before holds
+  // only their subject and issuer, and says so by a null DER.
+  `UPDATE claims SET body = json_set(body, '$.eks', (
+     SELECT json_group_array(CASE WHEN json_type(e.value, '$.certificate') = 'object'
+                                  THEN json_set(e.value, '$.certificate.der', NULL) ELSE json(e.value) END ORDER BY e.key)
+     FROM json_each(claims.body, '$.eks') AS e))
+   WHERE json_type(body, '$.eks') = 'array';`,
 ];
 
 /** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */

@@ -1,0 +1,89 @@
+/**
+ * The lines `fleet attest approve` prints (approve.ts composes them for each waiting claim). What
+ * an EK certificate and a chain say is evidence to weigh, shown beside the hashes; the closing
+ * lines say, whatever it shows, that the lines approve nothing and the hashes must be compared.
+ */
+import { said } from '../shared/text/line-def.js';
+
+export const APPROVE_LINES = {
+  rivalClaims: said({
+    when: 'first, when more than one TPM claims the serial',
+    args: ['count', 'serial'],
+    text: (count, serial) =>
+      `${count} different TPMs claim the serial ${serial}; at most one is that machine. Compare each claim below with your evidence, and add only the lines of the one that matches.`,
+  }),
+  claim: said({
+    when: 'each waiting claim, first',
+    args: ['serial', 'MAC', 'switch port', 'peer', 'at'],
+    text: (serial, mac, port, peer, at) => `claim: serial ${serial}, MAC ${mac}, switch port ${port}, from ${peer}, at ${at}`,
+  }),
+  noSwitchPort: said({ when: "in a claim's line, for an attestation without an LLDP frame", args: [], text: () => '(no LLDP frame)' }),
+  noCertificate: said({
+    when: 'each EK that came without a certificate',
+    args: ['kind', 'EK hash'],
+    text: (kind, hash) => `  ${kind} EK ${hash}; no EK certificate`,
+  }),
+  certificate: said({
+    when: "each EK that came with a certificate (which certifies it: admission checked that): the TPM it names, as its maker's CA signed it",
+    args: ['kind', 'EK hash', 'manufacturer', 'model', 'version'],
+    text: (kind, hash, manufacturer, model, version) => `  ${kind} EK ${hash}; EK certificate of a TPM by ${manufacturer}, model ${model}, version ${version}`,
+  }),
+  certificateNames: said({
+    when: 'after the certificate line: its issuer and subject, its validity (shown, never failed: a TPM outlives its certificate), the TPM specification',
+    args: ['issuer', 'subject', 'not before', 'not after', 'valid, expired or not yet valid', 'today', 'TPM spec'],
+    text: (issuer, subject, from, to, validity, today, spec) =>
+      `    issuer "${issuer}", subject "${subject}"; ${from} to ${to}: ${validity} on ${today}; TPM spec ${spec}`,
+  }),
+  oldCertificate: said({
+    when: 'each EK certificate of a claim kept by an older fleetd, which kept only its subject and issuer',
+    args: ['kind', 'EK hash', 'subject', 'issuer'],
+    text: (kind, hash, subject, issuer) =>
+      `  ${kind} EK ${hash}; EK certificate subject "${subject}", issuer "${issuer}" (kept by an older fleetd without the certificate: attest again to see its TPM and chain)`,
+  }),
+  unreadableCertificate: said({
+    when: "each EK certificate kept with the claim that this fleet cannot read (fleetd read it at admission, so a newer fleetd's reading differs)",
+    args: ['kind', 'EK hash', 'why'],
+    text: (kind, hash, why) => `  ${kind} EK ${hash}; EK certificate that does not read: ${why}`,
+  }),
+  chainVerified: said({
+    when: "with --ek-roots, when the certificate chains to a root in DIR; the CA certificates that verified follow, the certificate's issuer first",
+    args: ['root'],
+    text: (root) => `    chain: verified up to the root ${root}`,
+  }),
+  chainNotVerified: said({
+    when: "with --ek-roots, when it does not, and why; the CA certificates that did verify follow, the certificate's issuer first",
+    args: ['why'],
+    text: (why) => `    chain: not verified: ${why}`,
+  }),
+  chainNotChecked: said({
+    when: 'without --ek-roots',
+    args: [],
+    text: () => "    chain: not checked: give --ek-roots DIR, with the TPM makers' EK CA certificates",
+  }),
+  issuedBy: said({
+    when: 'after a chain line, for each CA certificate on the way, up to the root',
+    args: ['CA file', 'its subject'],
+    text: (source, subject) => `      issued by ${source}: ${subject}`,
+  }),
+  approvesNothing: said({
+    when: "after the claim's EKs, always",
+    args: [],
+    text: () => 'This approves nothing. A waiting claim proves nothing: another machine can send one with this serial.',
+  }),
+  chainIsNoApproval: said({
+    when: 'next, when a chain verified',
+    args: [],
+    text: () => 'A verified chain says who made a TPM, not which machine it is in: compare the hashes all the same.',
+  }),
+  compare: said({
+    when: 'next, always',
+    args: [],
+    text: () => "Compare each hash with your evidence (a receiving scan, or the supplier's authenticated record); if one differs, stop.",
+  }),
+  addLines: said({ when: 'next, always; then exactly the binding lines', args: [], text: () => "Otherwise add these lines to the node's entry:" }),
+  binding: said({
+    when: 'last, for each EK: the line of the entry that approves it',
+    args: ['field', 'EK hash'],
+    text: (field, hash) => `${field}: ${hash}`,
+  }),
+};
