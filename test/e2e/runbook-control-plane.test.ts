@@ -42,14 +42,7 @@ async function provision(scenario: string, before: Boot): Promise<{ run: string;
   const m = l.machine.machine;
   const time = new Timeline(scenario);
   const boots = l.machine.boots.length;
-  const earlier = new Set((await l.objects('tinkerbell.org', 'workflows')).map((w) => w.metadata.name));
-  await l.host.verifier.setDesiredAction(NODE, 'provision');
-  const wf = await l.until(
-    "fleetd's new provision Workflow",
-    NODE,
-    async () => (await l.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`provision-${NODE}-`) && !earlier.has(w.metadata.name)),
-    60_000,
-  );
+  const wf = await l.provisionAgain(NODE, 60_000);
   expect(wf.metadata.name).toMatch(new RegExp(`^provision-${NODE}-\\d+$`));
   await l.until("Rufio's power cycle", NODE, () => l.rufio.ran.find((j) => j.job === wf.metadata.name), 120_000);
   expect(l.rufio.ran.at(-1)).toEqual({ job: wf.metadata.name, failed: null });

@@ -99,16 +99,7 @@ describe.skipIf(run.skip !== null)("power losses during a disk image's run", () 
 
     // The runbook's action: desired_action provision. Rufio power-cycles it into a new run, which
     // wipes and writes the image; the power fails at next-boot's first write to the variables.
-    await lab.host.verifier.setDesiredAction(NODE, 'provision');
-    const second = await lab.until(
-      'a second run',
-      NODE,
-      async () =>
-        (await lab!.objects('tinkerbell.org', 'workflows')).find(
-          (w) => w.metadata.name.startsWith(`provision-${NODE}-`) && w.metadata.name !== first.metadata.name,
-        ),
-      60_000,
-    );
+    const second = await lab.provisionAgain(NODE, 60_000);
     await lab.until("Rufio's power cycle", NODE, () => lab!.machine.boots.length >= 3, 120_000);
     await boot(2).running.waitForLine(/tink-agent: received action next-boot/);
     const vars = readFileSync(m.varsFile);

@@ -86,16 +86,7 @@ describe.skipIf(run.skip !== null)('power losses during a run', () => {
 
     // The runbook's action: set desired_action provision. The new run wipes and installs; the
     // power fails as the reboot begins, and the next power-on boots the disk next-boot named.
-    await lab.host.verifier.setDesiredAction(NODE, 'provision');
-    const second = await lab.until(
-      'a second run',
-      NODE,
-      async () =>
-        (await lab!.objects('tinkerbell.org', 'workflows')).find(
-          (w) => w.metadata.name.startsWith(`provision-${NODE}-`) && w.metadata.name !== first.metadata.name,
-        ),
-      60_000,
-    );
+    const second = await lab.provisionAgain(NODE, 60_000);
     await lab.until("Rufio's power cycle", NODE, () => lab!.machine.boots.length >= 4, 120_000);
     expect(await workflow(first.metadata.name)).toBeUndefined();
     await boot(3).running.waitForLine(startingWith(ATTEST_LINES.codeWritten));

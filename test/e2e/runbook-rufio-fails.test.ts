@@ -32,8 +32,7 @@ describe.skipIf(run.skip !== null)('a Rufio Job that cannot power the machine', 
     const first = lab.machine.boots[0]!;
     await first.running.waitForLine(startingWith(ATTEST_LINES.passed));
 
-    await lab.host.verifier.setDesiredAction(NODE, 'provision');
-    const wf = await lab.run(NODE, 'provision', 60_000);
+    const wf = await lab.provisionAgain(NODE, 60_000);
     const line = `${NODE}: Rufio's Job ${wf.metadata.name} failed to power the machine (task tinkerbell/${wf.metadata.name}-task-0 failed): AMT does not answer at 10.0.1.11. Set AMT's address, or power the machine on by hand`;
     await lab.until('the failed power cycle journaled', NODE, async () => (await lab!.journal(NODE)).includes(line), 60_000);
     expect(lab.rufio.ran).toEqual([{ job: wf.metadata.name, failed: `task tinkerbell/${wf.metadata.name}-task-0 failed` }]);

@@ -118,14 +118,22 @@ export class Lab {
     }
   }
 
-  /** fleetd's Workflow of a `kind` run for `node` (`<kind>-<node>-<unix seconds>`), once it exists. */
-  run(node: string, kind: 'provision' | 'retire', timeoutMs: number): Promise<Obj> {
+  /** fleetd's Workflow of a `kind` run for `node` (`<kind>-<node>-<unix seconds>`) not named in `earlier`, once it exists. */
+  run(node: string, kind: 'provision' | 'retire', timeoutMs: number, earlier: ReadonlySet<string> = new Set()): Promise<Obj> {
     return this.until(
       `fleetd's ${kind} Workflow`,
       node,
-      async () => (await this.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`${kind}-${node}-`)),
+      async () =>
+        (await this.objects('tinkerbell.org', 'workflows')).find((w) => w.metadata.name.startsWith(`${kind}-${node}-`) && !earlier.has(w.metadata.name)),
       timeoutMs,
     );
+  }
+
+  /** The runbook's action: desired_action provision for `node`; answers the Workflow of the new run fleetd starts. */
+  async provisionAgain(node: string, timeoutMs: number): Promise<Obj> {
+    const earlier = new Set((await this.objects('tinkerbell.org', 'workflows')).map((w) => w.metadata.name));
+    await this.host.verifier.setDesiredAction(node, 'provision');
+    return this.run(node, 'provision', timeoutMs, earlier);
   }
 
   /** The Workflow `name` once Tinkerbell has ended it: SUCCESS, FAILED or TIMEOUT. */
