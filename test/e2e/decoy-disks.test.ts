@@ -8,7 +8,7 @@ import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { DISK_LINES, WHAT_IS_THERE } from '../../images/tink-reprovision-tools/lines/disk.js';
 import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
 import { bootChecked } from './boot-checked.js';
-import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
+import { PLACEHOLDER_URL, startPlaceholderHost, type Host } from './host.js';
 import { Machine } from './machine.js';
 import { e2eRun } from './manifest.js';
 
@@ -28,16 +28,10 @@ describe.skipIf(run.skip !== null)('decoy disks', () => {
       { bus: 'usb', serial: 'E2E-USB' },
       { bus: 'usb', serial: 'E2E-USB-FIXED', removable: false },
     ]);
-    const image = placeholderImage();
-    host = await startHost(run, m.dir, {
-      nodes: { 'node-decoys': nodeEntry(m.serial, 'E2E-DECLARED', 'nixos', run.tpm.a) },
-      classes: image.classes,
-      files: image.files,
-      lldp: true,
-    });
+    host = await startPlaceholderHost(run, m, { name: 'node-decoys', diskSerial: 'E2E-DECLARED', tpm: run.tpm.a }, true);
     const before = m.diskHashes();
 
-    await bootChecked(run, m, 'decoy-disks', { DISK_SERIAL: 'E2E-DECLARED', IMAGE_URL: image.url, LLDP_WINDOW: '10' }, host.services);
+    await bootChecked(run, m, 'decoy-disks', { DISK_SERIAL: 'E2E-DECLARED', IMAGE_URL: PLACEHOLDER_URL, LLDP_WINDOW: '10' }, host.services);
 
     // The refusals below come after the attestation and code checks: this boot had both.
     expect(m.step(1, 'agent').lines.slice(-2)).toEqual([ATTEST_LINES.passed(), ATTEST_LINES.codeWritten()]);

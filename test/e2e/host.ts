@@ -7,7 +7,7 @@ import { SntpServer } from '../agent/sntp-server.js';
 import { Files } from '../actions/http.js';
 import { frameOf } from '../lldp/fixtures.js';
 import { startLldpInjector, type LldpInjector } from './lldp-injector.js';
-import { GUEST_FILES_URL, type HostServices } from './machine.js';
+import { GUEST_FILES_URL, type HostServices, type Machine } from './machine.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
 import { startVerifier, type Verifier } from './verifier.js';
 
@@ -67,16 +67,26 @@ export function nodeEntry(serial: string, diskSerial: string, className: string,
   };
 }
 
+const PLACEHOLDER_PATH = '/images/placeholder.raw';
+/** Where the placeholder image is served: what a boot's IMAGE_URL names. */
+export const PLACEHOLDER_URL = `${GUEST_FILES_URL}${PLACEHOLDER_PATH}`;
+
 /**
- * A disk-image class whose image the host serves, for scenarios where every run must be refused
- * before the image matters: it only has to answer.
+ * A host whose one node, `name`, is machine `m` on the disk `diskSerial` (`tpm`'s EKs approved when
+ * given), of a disk-image class whose image the host serves at PLACEHOLDER_URL: for scenarios where
+ * every run must be refused before the image matters, so it only has to answer.
  */
-export function placeholderImage(): { url: string; classes: Record<string, unknown>; files: Record<string, Buffer> } {
+export function startPlaceholderHost(
+  run: E2eRun,
+  m: Pick<Machine, 'dir' | 'serial'>,
+  node: { name: string; diskSerial: string; tpm?: TpmTemplate },
+  lldp: boolean,
+): Promise<Host> {
   const body = Buffer.alloc(1 << 20, 0x5a);
-  const url = `${GUEST_FILES_URL}/images/placeholder.raw`;
-  return {
-    url,
-    classes: { nixos: { payload: 'nixos-image', image_url: url, image_sha256: createHash('sha256').update(body).digest('hex') } },
-    files: { '/images/placeholder.raw': body },
-  };
+  return startHost(run, m.dir, {
+    nodes: { [node.name]: nodeEntry(m.serial, node.diskSerial, 'nixos', node.tpm) },
+    classes: { nixos: { payload: 'nixos-image', image_url: PLACEHOLDER_URL, image_sha256: createHash('sha256').update(body).digest('hex') } },
+    files: { [PLACEHOLDER_PATH]: body },
+    lldp,
+  });
 }

@@ -8,7 +8,7 @@ import { LLDP_LINES, LLDP_WHY } from '../../agent/lldp/lines.js';
 import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
 import { SHARED_LINES } from '../../images/tink-reprovision-tools/lines/shared.js';
 import { bootChecked } from './boot-checked.js';
-import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
+import { PLACEHOLDER_URL, startPlaceholderHost, type Host } from './host.js';
 import { Machine } from './machine.js';
 import { e2eRun } from './manifest.js';
 
@@ -19,16 +19,10 @@ afterAll(() => host?.close());
 describe.skipIf(run.skip !== null)('no LLDP on the boot NIC', () => {
   it('attests with no switch port, and the run waits', async () => {
     const m = Machine.create(run, 'silent', run.tpm.a, [{ bus: 'nvme', serial: 'E2E-NVME-SILENT' }]);
-    const image = placeholderImage();
-    host = await startHost(run, m.dir, {
-      nodes: { 'node-silent': nodeEntry(m.serial, 'E2E-NVME-SILENT', 'nixos', run.tpm.a) },
-      classes: image.classes,
-      files: image.files,
-      lldp: false,
-    });
+    host = await startPlaceholderHost(run, m, { name: 'node-silent', diskSerial: 'E2E-NVME-SILENT', tpm: run.tpm.a }, false);
     const before = m.diskHashes();
 
-    await bootChecked(run, m, 'no-switch-port', { DISK_SERIAL: 'E2E-NVME-SILENT', IMAGE_URL: image.url, LLDP_WINDOW: '5' }, host.services);
+    await bootChecked(run, m, 'no-switch-port', { DISK_SERIAL: 'E2E-NVME-SILENT', IMAGE_URL: PLACEHOLDER_URL, LLDP_WINDOW: '5' }, host.services);
 
     const agent = m.step(1, 'agent');
     expect(agent.lines).toContain(LLDP_LINES.none('eth0', LLDP_WHY.timeout('5')));

@@ -14,7 +14,7 @@ import { comparePcrs } from '../../shared/eventlog/verify.js';
 import { bootChecked } from './boot-checked.js';
 import { bootLog } from './boot-log.js';
 import { sha256File } from './disks.js';
-import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
+import { startPlaceholderHost, type Host } from './host.js';
 import { Machine } from './machine.js';
 import { e2eRun } from './manifest.js';
 
@@ -40,13 +40,7 @@ function eventsOf(log: EventLog, type: number): Array<{ pcr: number; text: strin
 describe.skipIf(run.skip !== null)('a machine booted through Secure Boot', () => {
   it('attests, and the verifier reads Secure Boot enabled from a log that shows shim → grub → kernel', async () => {
     const m = Machine.create(run, 'secureboot', run.tpm.a, [], 'secure-boot');
-    const image = placeholderImage();
-    host = await startHost(run, m.dir, {
-      nodes: { 'node-sb': nodeEntry(m.serial, 'E2E-NVME-SB', 'nixos', run.tpm.a) },
-      classes: image.classes,
-      files: image.files,
-      lldp: true,
-    });
+    host = await startPlaceholderHost(run, m, { name: 'node-sb', diskSerial: 'E2E-NVME-SB', tpm: run.tpm.a }, true);
 
     await bootChecked(run, m, 'secure-boot', { LLDP_WINDOW: '10' }, host.services);
 

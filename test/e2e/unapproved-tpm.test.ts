@@ -11,7 +11,7 @@ import { matching } from '../line-pattern.js';
 import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
 import { WIPE_LINES } from '../../images/tink-reprovision-tools/lines/wipe.js';
 import { bootChecked } from './boot-checked.js';
-import { nodeEntry, placeholderImage, startHost, type Host } from './host.js';
+import { PLACEHOLDER_URL, startPlaceholderHost, type Host } from './host.js';
 import { Machine } from './machine.js';
 import { e2eRun } from './manifest.js';
 
@@ -25,17 +25,11 @@ describe.skipIf(run.skip !== null)('a machine whose TPM no entry approves', () =
       { bus: 'nvme', serial: 'E2E-NVME-UNAPPROVED' },
       { bus: 'virtio', serial: 'E2E-OTHER' },
     ]);
-    const image = placeholderImage();
     // The entry names the machine's serial and disk, but approves no EK: its binding is not in yet.
-    host = await startHost(run, m.dir, {
-      nodes: { 'node-unapproved': nodeEntry(m.serial, 'E2E-NVME-UNAPPROVED', 'nixos') },
-      classes: image.classes,
-      files: image.files,
-      lldp: true,
-    });
+    host = await startPlaceholderHost(run, m, { name: 'node-unapproved', diskSerial: 'E2E-NVME-UNAPPROVED' }, true);
     const before = m.diskHashes();
 
-    await bootChecked(run, m, 'unapproved-tpm', { DISK_SERIAL: 'E2E-NVME-UNAPPROVED', IMAGE_URL: image.url, LLDP_WINDOW: '10' }, host.services);
+    await bootChecked(run, m, 'unapproved-tpm', { DISK_SERIAL: 'E2E-NVME-UNAPPROVED', IMAGE_URL: PLACEHOLDER_URL, LLDP_WINDOW: '10' }, host.services);
 
     const agent = m.step(1, 'agent');
     expect(agent.rc).toBe(0);
