@@ -26,6 +26,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { NETBOX_NO_PERMISSION, requiredPermission, type PermissionAction } from '../../verifier/netbox/errors.js';
 import {
   contentTypeLabel,
   FakeNetBoxModel,
@@ -58,6 +59,7 @@ import {
 } from './fake-netbox-query.js';
 
 export { FLEET_CUSTOM_FIELDS, type CustomFieldDef } from './fake-netbox-model.js';
+export type { PermissionAction } from '../../verifier/netbox/errors.js';
 
 export interface FakeNetBoxOptions {
   /** Custom fields on dcim.device. Default: fleet's. */
@@ -75,31 +77,8 @@ export interface FakeNetBoxOptions {
   adminPassword?: string;
 }
 
-/** NetBox's object permission actions. */
-export type PermissionAction = 'view' | 'add' | 'change' | 'delete';
 /** Object types by action: `{view: ['dcim.device'], change: ['dcim.device']}`. */
 export type Permissions = Partial<Record<PermissionAction, readonly string[]>>;
-
-/** The object type behind each endpoint the fake serves (NetBox's ObjectPermission.object_types). */
-const ENDPOINT_OBJECT_TYPES: Record<string, string> = {
-  'dcim/devices': 'dcim.device',
-  'dcim/interfaces': 'dcim.interface',
-  'dcim/mac-addresses': 'dcim.macaddress',
-  'dcim/cables': 'dcim.cable',
-  'extras/journal-entries': 'extras.journalentry',
-  'core/object-changes': 'core.objectchange',
-};
-
-/** netbox/api/authentication.py TokenPermissions.perms_map: the action each method needs. */
-const METHOD_ACTIONS: Record<string, PermissionAction> = {
-  GET: 'view',
-  HEAD: 'view',
-  OPTIONS: 'view',
-  POST: 'add',
-  PUT: 'change',
-  PATCH: 'change',
-  DELETE: 'delete',
-};
 
 export interface TokenOptions {
   version?: 1 | 2;
@@ -162,7 +141,6 @@ const json = (status: number, body: unknown, headers?: Record<string, string>): 
   headers === undefined ? { status, body } : { status, body, headers };
 const detail = (status: number, message: string): Answer => json(status, { detail: message });
 const NOT_PROVIDED = 'Authentication credentials were not provided.';
-const NO_PERMISSION = 'You do not have permission to perform this action.';
 
 export class FakeNetBox {
   readonly model: FakeNetBoxModel;
@@ -673,12 +651,11 @@ export class FakeNetBox {
     if ('error' in auth) return detail(403, auth.error);
     if (auth.user === null) return detail(403, NOT_PROVIDED);
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-    if (unsafe && !auth.token.writeEnabled) return detail(403, NO_PERMISSION);
+    if (unsafe && !auth.token.writeEnabled) return detail(403, NETBOX_NO_PERMISSION);
     // Object permissions (NetBox's ObjectPermission via TokenPermissions) are checked before the
     // method is considered: POST to the read-only changelog without add permission is 403, not 405.
-    const objectType = ENDPOINT_OBJECT_TYPES[resource];
-    const action = METHOD_ACTIONS[method];
-    if (objectType !== undefined && action !== undefined && !this.#permitted(auth.user, action, objectType)) return detail(403, NO_PERMISSION);
+    const needed = requiredPermission(method, path);
+    if (needed && !this.#permitted(auth.user, needed.action, needed.objectType)) return detail(403, NETBOX_NO_PERMISSION);
 
     let body: unknown;
     if (unsafe) {
