@@ -3,9 +3,22 @@ import { decodeEvent, summarize } from '../../shared/eventlog/decode.js';
 import { parseEventLog } from '../../shared/eventlog/parse.js';
 import { replay } from '../../shared/eventlog/replay.js';
 import { secureBootState } from '../../shared/eventlog/secureboot.js';
+import {
+  EV_EFI_PLATFORM_FIRMWARE_BLOB2,
+  EV_EFI_VARIABLE_AUTHORITY,
+  EV_EFI_VARIABLE_BOOT,
+  EV_EFI_VARIABLE_DRIVER_CONFIG,
+  EV_NO_ACTION,
+  TPM_ALG_SHA1,
+  TPM_ALG_SHA256,
+  TPM_ALG_SHA384,
+  TPM_ALG_SHA512,
+  TPM_ALG_SM3_256,
+} from '../../shared/eventlog/types.js';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
 import { OracleViolation, unlessParseError, type Target } from '../engine/target.js';
 import { bytesOf, filesIn, TESTDATA } from './testdata.js';
+import { le } from './tokens.js';
 
 const TOOLS = join(TESTDATA, 'eventlogs/tpm2-tools');
 const KEYLIME = join(TESTDATA, 'eventlogs/keylime');
@@ -28,21 +41,11 @@ const target: Target = {
     'Spec ID Event03',
     'StartupLocality\0',
     'SP800-155 Event',
-    Uint8Array.of(0x03, 0, 0, 0),
-    Uint8Array.of(4, 0),
-    Uint8Array.of(0x0b, 0),
-    Uint8Array.of(0x0c, 0),
-    Uint8Array.of(0x0d, 0),
-    Uint8Array.of(0x12, 0),
-    Uint8Array.of(0x14, 0),
-    Uint8Array.of(0x20, 0),
-    Uint8Array.of(3, 0, 0, 0),
-    Uint8Array.of(1, 0, 0, 0x80),
-    Uint8Array.of(2, 0, 0, 0x80),
-    Uint8Array.of(0xe0, 0, 0, 0x80),
-    Uint8Array.of(0x0a, 0, 0, 0x80),
-    Uint8Array.of(0xff, 0xff, 0xff, 0xff),
-    Uint8Array.of(0x61, 0xdf, 0xe4, 0x8b),
+    // The Spec ID event's algorithms and digest sizes (SHA-1's 20 bytes, SHA-256's 32).
+    ...le(2, TPM_ALG_SHA1, TPM_ALG_SHA256, TPM_ALG_SHA384, TPM_ALG_SHA512, TPM_ALG_SM3_256, 20, 32),
+    ...le(4, EV_NO_ACTION, EV_EFI_VARIABLE_DRIVER_CONFIG, EV_EFI_VARIABLE_BOOT, EV_EFI_VARIABLE_AUTHORITY, EV_EFI_PLATFORM_FIRMWARE_BLOB2, 0xffffffff),
+    // The first field of EFI_GLOBAL_VARIABLE's GUID, 8BE4DF61-93CA-11D2-AA0D-00E098032B8C.
+    ...le(4, 0x8be4df61),
     'SecureBoot',
     'PK',
     'KEK',

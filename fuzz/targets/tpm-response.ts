@@ -9,12 +9,13 @@ import { create, createPrimary, load, readPublicArea } from '../../shared/tpm/co
 import { pcrRead } from '../../shared/tpm/commands/pcr.js';
 import { quote } from '../../shared/tpm/commands/quote.js';
 import { startEkPolicySession } from '../../shared/tpm/commands/session.js';
-import { TPM_ALG, TPM_PT, TPM_RH } from '../../shared/tpm/constants.js';
+import { TPM_ALG, TPM_GENERATED_VALUE, TPM_PT, TPM_RH, TPM_ST } from '../../shared/tpm/constants.js';
 import { objectName, parsePublic, publicKeyObject, spkiDer } from '../../shared/tpm/public.js';
 import { parseSignature, verifySignature } from '../../shared/tpm/signature.js';
 import { akTemplate, ekTemplateRsa } from '../../shared/tpm/templates.js';
 import { refusesTyped, type Target } from '../engine/target.js';
 import { jsonOf, VECTORS } from './testdata.js';
+import { be } from './tokens.js';
 
 type Call = (tpm: Tpm, payload: Uint8Array) => Promise<unknown>;
 
@@ -144,18 +145,11 @@ const target: Target = {
   seedSources: ["test/vectors/swtpm-session.json (fleet's own recording of swtpm 0.7.1)"],
   seeds: () => SEEDS,
   dictionary: [
-    Uint8Array.of(0x80, 0x01),
-    Uint8Array.of(0x80, 0x02),
-    Uint8Array.of(0xff, 0x54, 0x43, 0x47),
-    Uint8Array.of(0x80, 0x18),
-    Uint8Array.of(0x00, 0x0b),
-    Uint8Array.of(0x00, 0x23),
-    Uint8Array.of(0x00, 0x01),
-    Uint8Array.of(0x00, 0x18),
-    Uint8Array.of(0x00, 0x14),
-    Uint8Array.of(0x00, 0x10),
-    Uint8Array.of(0x00, 0x00, 0x09, 0x22),
-    Uint8Array.of(0x00, 0x00, 0x01, 0x8b),
+    ...be(2, TPM_ST.NO_SESSIONS, TPM_ST.SESSIONS, TPM_ST.ATTEST_QUOTE),
+    ...be(2, TPM_ALG.SHA256, TPM_ALG.ECC, TPM_ALG.RSA, TPM_ALG.ECDSA, TPM_ALG.RSASSA, TPM_ALG.NULL),
+    // TPM_RC_RETRY, and TPM_RC_HANDLE naming handle 1.
+    ...be(4, TPM_GENERATED_VALUE, 0x922, 0x18b),
+    // A TPMS_PCR_SELECTION's three bytes selecting PCRs 0 to 23.
     Uint8Array.of(0x03, 0xff, 0xff, 0xff),
   ],
   maxLen: 16 * 1024,
