@@ -82,8 +82,8 @@ describe.skipIf(!isRoot)('fleet serve SIGKILLed and restarted', () => {
     expect(await l.machine.attest(l.fleetd.url), atKill).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
     const code = (await l.machine.installCode())!;
     const wf = await l.run();
-    const device = await l.device();
-    expect(device.lastRun, atKill).toBe(wf.metadata.name);
+    // The pass records the run on the device after it creates the Workflow: wait for that write.
+    await l.until(`the device's last run ${wf.metadata.name} (${atKill})`, async () => ((await l.device()).lastRun === wf.metadata.name ? true : null));
     expect(await l.workflows(), atKill).toHaveLength(1);
     if (drawn) {
       expect(code).not.toBe(drawn);
