@@ -39,7 +39,8 @@ const COMMANDS: Record<string, Command> = {
     load: () => import('./commands/ek-cert.js'),
   },
   hookos: {
-    summary: 'write the HookOS command line, iPXE menu and Hardware script: fleet hookos generate --config FILE --out DIR [--set NAME=VALUE]',
+    summary:
+      "write the HookOS command line, iPXE menu and Hardware script, or print a UKI's PCR 4 digest: fleet hookos generate --config FILE --out DIR [--set NAME=VALUE] | digest UKI...",
     load: () => import('./commands/hookos.js'),
   },
 };

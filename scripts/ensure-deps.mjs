@@ -40,6 +40,8 @@ const DEBIAN = {
   dockerd: 'docker.io',
   // the registry wipe-disk pulls the installer from, on loopback
   'docker-registry': 'docker-registry',
+  // a second reader of a PE image's Authenticode digest, beside fleet hookos digest's
+  osslsigncode: 'osslsigncode',
 };
 
 // The QEMU end-to-end tests (test/e2e, with --e2e): optional, since they skip themselves without

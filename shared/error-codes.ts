@@ -205,6 +205,14 @@ export const ERROR_CODES = {
     meaning:
       'fleetd has no such route, or no config or seed for this install code (unknown, spent or expired); from fleet inventory show, no such node in the nodes file.',
   },
+  'pe-malformed': {
+    raisedBy: ['cli'],
+    meaning: 'fleet hookos digest was given a file that is not a PE/COFF image (a UKI or an EFI kernel): check that it is the image the firmware boots.',
+  },
+  'pe-unreadable': {
+    raisedBy: ['cli'],
+    meaning: 'fleet hookos digest cannot read the file it was given: check the path and its permissions.',
+  },
   'quote-malformed': {
     raisedBy: ['agent', 'verifier'],
     meaning: 'A TPM quote (its TPMS_ATTEST or TPMT_SIGNATURE) does not parse: fleetd refuses it as quote-invalid.',

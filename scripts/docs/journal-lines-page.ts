@@ -1,4 +1,4 @@
-import { ATTEST_LINES } from '../../verifier/attest/lines.js';
+import { ATTEST_LINES, BOOT_WHY } from '../../verifier/attest/lines.js';
 import { INSTALL_LINES } from '../../verifier/install/lines.js';
 import { INVENTORY_LINES } from '../../verifier/inventory/lines.js';
 import type { LineMaker } from '../../verifier/journal-line.js';
@@ -28,6 +28,10 @@ export const journalLinesPage: DocPage = {
       '## Attestation (`verifier/attest/lines.ts`)',
       '',
       ...table(ATTEST_LINES as unknown as Record<string, LineMaker<string[]>>),
+      '',
+      `\`<why>\` of a boot the measured-boot policy refuses: ${Object.values(BOOT_WHY)
+        .map((w) => `${code(template(w.def))} (${w.def.when})`)
+        .join('; ')}.`,
       '',
       '## The reconciler (`verifier/reconcile/lines.ts`)',
       '',

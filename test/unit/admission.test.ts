@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_BOOT_POLICY } from '../../verifier/attest/boot-policy.js';
 import { admit, refuseBoot, type Admission, type AdmissionInput } from '../../verifier/attest/admission.js';
 import { checkCabling } from '../../verifier/attest/cabling.js';
+import { ATTEST_LINES, BOOT_WHY } from '../../verifier/attest/lines.js';
 import { decide } from '../../verifier/attest/policy.js';
 import type { Device } from '../../verifier/inventory/device.js';
 import { device as fixtureDevice } from '../tinkerbell/fixtures.js';
@@ -44,9 +46,19 @@ const onPort5 = { port: 'Port 5', names: ['Port 5'] };
 const proven = [{ kind: 'rsa2048' as const, hash: A, certificate: null }];
 const MAC = '52:54:00:12:34:56';
 const AT = '2026-11-30T00:00:00.000Z';
+/** The HookOS image the boot's PCR 4 measured last, and another. */
+const HOOKOS = 'a1'.repeat(32);
+const OTHER_IMAGE = 'b2'.repeat(32);
+const measured = (secureBoot: boolean | null, last: string | null = HOOKOS): AdmissionInput['boot'] => ({
+  ...input().boot,
+  secureBoot,
+  image: { last, applications: last ? [last] : [] },
+});
+const bootRefusedLine = (why: string) => ATTEST_LINES.bootRefused('n1', why);
 const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
   serial: 'SN1',
-  boot: { mac: MAC, bootId: 'boot-1', secureBoot: true, at: AT, peer: '10.0.1.11' },
+  boot: { mac: MAC, bootId: 'boot-1', secureBoot: true, image: { last: HOOKOS, applications: [HOOKOS] }, at: AT, peer: '10.0.1.11' },
+  policy: DEFAULT_BOOT_POLICY,
   device: device(),
   proven,
   authorship: { authored: true },
@@ -182,6 +194,49 @@ describe('admission', () => {
         provision: { issue: false, reason: 'no provision: the device lacks install_disk_serial' },
         journal: [attestedLine(), { kind: 'warning', message: 'n1 lacks install_disk_serial; the run waits for install_disk_serial' }],
       },
+    ],
+    [
+      'secure_boot required, Secure Boot off: attested, journal, no code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'required', hookosImages: null }, boot: measured(false) },
+      {
+        verdict: 'attested',
+        provision: { issue: false, reason: `no provision: ${BOOT_WHY.secureBootOff()}` },
+        journal: [attestedLine(), bootRefusedLine(BOOT_WHY.secureBootOff())],
+      },
+    ],
+    [
+      'secure_boot required, the log cannot tell: no code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'required', hookosImages: null }, boot: measured(null) },
+      { verdict: 'attested', provision: { issue: false, reason: `no provision: ${BOOT_WHY.secureBootUnknown()}` } },
+    ],
+    [
+      'secure_boot required, Secure Boot on: a code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'required', hookosImages: null }, boot: measured(true) },
+      { provision: { issue: true, run: PROVISION_RUN.name } },
+    ],
+    [
+      'hookos_images lists the image that booted: a code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [OTHER_IMAGE, HOOKOS] }, boot: measured(false) },
+      { provision: { issue: true, run: PROVISION_RUN.name } },
+    ],
+    [
+      'hookos_images does not list it: attested, journal names the digest, no code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [OTHER_IMAGE] }, boot: measured(true) },
+      {
+        verdict: 'attested',
+        provision: { issue: false, reason: `no provision: ${BOOT_WHY.imageNotListed(HOOKOS)}` },
+        journal: [attestedLine(), bootRefusedLine(BOOT_WHY.imageNotListed(HOOKOS))],
+      },
+    ],
+    [
+      'hookos_images set, PCR 4 holds nothing: no code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [HOOKOS] }, boot: measured(true, null) },
+      { provision: { issue: false, reason: `no provision: ${BOOT_WHY.noImage()}` } },
+    ],
+    [
+      'an intake is held to the policy too',
+      { autoProvision: true, policy: { secureBoot: 'recorded', hookosImages: [OTHER_IMAGE] } },
+      { provision: { issue: false }, writes: ['recordAttested', 'dropClaim', 'journal', 'journal'] },
     ],
     [
       'lacking several fields: all named',

@@ -90,6 +90,15 @@ describe('the nodes file', () => {
     expect(file.classes.get('nixos')).toMatchObject({ payload: 'nixos-image', imageUrl: 'https://images.example/nixos.img' });
   });
 
+  it("reads a class's measured-boot policy, and gives a class without one the default", () => {
+    const { file, problems } = readNodesFile(
+      `classes:\n  strict: {payload: talos, installer_image: x, secure_boot: required, hookos_images: [${A}, ${B}]}\n  plain: {payload: talos, installer_image: x}\n`,
+    );
+    expect(problems).toEqual([]);
+    expect(file.classes.get('strict')?.boot).toEqual({ secureBoot: 'required', hookosImages: [A, B] });
+    expect(file.classes.get('plain')?.boot).toEqual({ secureBoot: 'recorded', hookosImages: null });
+  });
+
   it('names every error the plan step refuses, each with its node', () => {
     expect(show(BROKEN)).toEqual(EXPECTED);
   });
@@ -104,6 +113,17 @@ describe('the nodes file', () => {
     ],
     ['a class without its image', 'classes:\n  w: {payload: nixos-image}\n', /classes.w: a nixos-image class needs image_url/],
     ['an unknown payload', 'classes:\n  w: {payload: windows}\n', /payload windows is not one of/],
+    [
+      'a secure_boot that is neither word',
+      'classes:\n  w: {payload: talos, installer_image: x, secure_boot: true}\n',
+      /classes.w: secure_boot is not required or recorded/,
+    ],
+    [
+      'hookos_images that are not digests',
+      'classes:\n  w: {payload: talos, installer_image: x, hookos_images: [abc]}\n',
+      /classes.w: hookos_images is not a list of SHA-256 digests/,
+    ],
+    ['hookos_images empty', 'classes:\n  w: {payload: talos, installer_image: x, hookos_images: []}\n', /classes.w: hookos_images is not a list/],
     [
       'an address with a malformed prefix',
       'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, address: 10.0.0.1/33}\n',

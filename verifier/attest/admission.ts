@@ -6,13 +6,16 @@ import { checkCabling, type SeenPort } from './cabling.js';
 import type { RunKind } from '../reconcile/desired.js';
 import type { OpenRun } from '../reconcile/open-run.js';
 import { lacksLine, missingFields } from '../reconcile/run-needs.js';
+import { bootRefusal, type BootPolicy, type MeasuredBoot } from './boot-policy.js';
 import { ATTEST_LINES } from './lines.js';
 import { decide } from './policy.js';
 
 export interface AdmissionInput {
   serial: string;
   /** The quoted boot: its report's facts, when it attested, and the peer it came from. */
-  boot: { mac: string; bootId: string; secureBoot: boolean | null; at: string; peer: string };
+  boot: { mac: string; bootId: string; at: string; peer: string } & MeasuredBoot;
+  /** The measured-boot policy of the device's class. */
+  policy: BootPolicy;
   device: Device | null;
   /** The EKs this TPM proved, with the certificates that came along (a claim shows them). */
   proven: Claim['eks'];
@@ -166,6 +169,11 @@ function provisionFor(input: AdmissionInput, device: Device, writes: AdmissionWr
   if (!cabling.ok) {
     writes.push({ to: 'inventory', op: 'journal', device, ...cabling.journal });
     return { issue: false, reason: `no provision: ${cabling.journal.message}` };
+  }
+  const refused = bootRefusal(input.policy, input.boot);
+  if (refused !== null) {
+    writes.push({ to: 'inventory', op: 'journal', device, ...ATTEST_LINES.bootRefused(device.hostname, refused) });
+    return { issue: false, reason: `no provision: ${refused}` };
   }
   // An intake's run is asked for once its code is issued: the pass that starts the run takes that code.
   const onIssue: AdmissionWrite[] = run

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { bytesEqual, fromHex } from '../../shared/bytes/hex.js';
 import { errorMessage } from '../../shared/errors.js';
+import { bootImage, type BootImage } from '../../shared/eventlog/boot-image.js';
 import { parseEventLog } from '../../shared/eventlog/parse.js';
 import { secureBootState } from '../../shared/eventlog/secureboot.js';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
@@ -20,6 +21,8 @@ export interface Evidence {
   report: Report;
   /** From the event log; null when the log cannot tell. */
   secureBoot: boolean | null;
+  /** What PCR 4 says booted (a class's hookos_images is checked against it). */
+  bootImage: BootImage;
   /** Notes from the event log checks (e.g. the firmware's missing ExitBootServices events). */
   notes: string[];
 }
@@ -46,8 +49,8 @@ export function checkQuotedBoot(session: Session, req: FinishRequest): Evidence 
   const attest = checkQuote(session, req, reportRaw);
   const pcrs = checkPcrs(session, attest, req);
   const report = checkReport(session, reportRaw);
-  const { secureBoot, notes } = checkEventLog(req, report, pcrs);
-  return { proven: session.eks.map((e) => ({ kind: e.kind, hash: e.hash, certificate: e.certificate })), report, secureBoot, notes };
+  const { secureBoot, image, notes } = checkEventLog(req, report, pcrs);
+  return { proven: session.eks.map((e) => ({ kind: e.kind, hash: e.hash, certificate: e.certificate })), report, secureBoot, bootImage: image, notes };
 }
 
 /** The secrets prove every claimed EK sits in the TPM that holds the AK. */
@@ -122,7 +125,7 @@ function checkReport(session: Session, reportRaw: Uint8Array): Report {
   return report;
 }
 
-function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uint8Array>): { secureBoot: boolean | null; notes: string[] } {
+function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uint8Array>): { secureBoot: boolean | null; image: BootImage; notes: string[] } {
   if (req.eventLog === null || report.eventLogSha256 === null) {
     throw new Refusal('eventlog-missing', 'no event log was sent: the verifier cannot tell what booted');
   }
@@ -142,5 +145,5 @@ function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uin
     throw new Refusal('eventlog-invalid', `the event log measures nothing into PCR ${unmeasured.join(', ')}: it does not describe a firmware boot`);
   const cmp = comparePcrs(log, 'sha256', pcrs);
   if (!cmp.ok) throw new Refusal('eventlog-mismatch', `the event log does not replay to the quoted PCR ${cmp.mismatched.join(', ')}`);
-  return { secureBoot: secureBootState(log).enabled, notes: cmp.notes };
+  return { secureBoot: secureBootState(log).enabled, image: bootImage(log), notes: cmp.notes };
 }

@@ -1,4 +1,5 @@
 /** Every line an attestation journals on its device (journal-line.ts). */
+import { said } from '../../shared/text/line-def.js';
 import { line } from '../journal-line.js';
 
 export const ATTEST_LINES = {
@@ -31,5 +32,35 @@ export const ATTEST_LINES = {
     when: "an attestation of a run's boot came from another switch port than the declared one: no code",
     args: ['node', 'port', 'declared port'],
     text: (node, port, expected) => `${node} attested on port ${port}, expected ${expected}`,
+  }),
+  bootRefused: line({
+    kind: 'danger',
+    when: "a run's boot attested, but its class's measured-boot policy (secure_boot, hookos_images) refuses it a code: nothing is wiped",
+    args: ['node', 'why'],
+    text: (node, why) => `${node} attested, but gets no install code: ${why}. Nothing is wiped; boot the machine into a HookOS image its class allows`,
+  }),
+};
+
+/** Why a class's measured-boot policy refuses a boot its code: the <why> of bootRefused. */
+export const BOOT_WHY = {
+  secureBootOff: said({
+    when: 'secure_boot: required, and the event log shows Secure Boot off',
+    args: [],
+    text: () => 'Secure Boot is off, and its class requires it',
+  }),
+  secureBootUnknown: said({
+    when: 'secure_boot: required, and the event log cannot tell',
+    args: [],
+    text: () => 'the event log cannot tell whether Secure Boot is on, and its class requires it',
+  }),
+  noImage: said({
+    when: 'hookos_images is set, and PCR 4 holds no measurement',
+    args: [],
+    text: () => 'PCR 4 records no boot image, and its class lists hookos_images',
+  }),
+  imageNotListed: said({
+    when: 'hookos_images is set, and the last image measured into PCR 4 is not one of them',
+    args: ['digest'],
+    text: (digest) => `the image that booted (PCR 4: ${digest}) is not one of its class's hookos_images`,
   }),
 };

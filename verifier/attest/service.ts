@@ -7,6 +7,7 @@ import type { Metrics } from '../metrics.js';
 import type { Device } from '../inventory/device.js';
 import type { Inventory } from '../inventory/inventory.js';
 import type { LocalStore } from '../state/local-store.js';
+import { DEFAULT_BOOT_POLICY, type BootPolicy } from './boot-policy.js';
 import { admit, provesOwnTpm, refuseBoot, type Admission, type AdmissionWrite } from './admission.js';
 import { startSession } from './challenge.js';
 import { checkQuotedBoot, checkSecrets, type Evidence } from './evidence.js';
@@ -145,7 +146,15 @@ export class AttestationService {
     const own = provesOwnTpm(device, session.serial, evidence.proven);
     const a = admit({
       serial: session.serial,
-      boot: { mac: evidence.report.mac, bootId: evidence.report.bootId, secureBoot: evidence.secureBoot, at: this.now().toISOString(), peer: ctx.peer },
+      boot: {
+        mac: evidence.report.mac,
+        bootId: evidence.report.bootId,
+        secureBoot: evidence.secureBoot,
+        image: evidence.bootImage,
+        at: this.now().toISOString(),
+        peer: ctx.peer,
+      },
+      policy: own ? await this.bootPolicy(device) : DEFAULT_BOOT_POLICY,
       device,
       proven: evidence.proven,
       authorship: own ? await this.inventory.bindingAuthorship(device) : null,
@@ -161,11 +170,18 @@ export class AttestationService {
       refused: a.refused,
       switchPort: seen.port,
       secureBoot: evidence.secureBoot,
+      bootImage: evidence.bootImage,
       notes: evidence.notes.length ? evidence.notes : undefined,
     });
     await this.carryOut(a.writes);
     if (a.verdict !== 'attested') return { verdict: a.verdict, message: wireMessage(a) };
     return this.answerAttested(device!, a, evidence, ctx);
+  }
+
+  /** The measured-boot policy of the device's class; a device of no class, or an unknown one, has the default. */
+  private async bootPolicy(device: Device): Promise<BootPolicy> {
+    if (!device.className) return DEFAULT_BOOT_POLICY;
+    return (await this.inventory.classes()).get(device.className)?.boot ?? DEFAULT_BOOT_POLICY;
   }
 
   /** Every verdict is counted where it is audited: one place, so none is missed. */

@@ -4,6 +4,7 @@ import { EK_HASH_PATTERN } from '../../../shared/ek/hash.js';
 import { errorMessage } from '../../../shared/errors.js';
 import { PAYLOADS, type Payload } from '../../../shared/payloads.js';
 import type { EkKind } from '../../../shared/wire/schemas.js';
+import { DEFAULT_BOOT_POLICY, type BootPolicy } from '../../attest/boot-policy.js';
 import type { Binding } from '../device.js';
 
 export interface NodeClass {
@@ -15,6 +16,8 @@ export interface NodeClass {
   imageUrl?: string;
   imageSha256?: string;
   controlPlane: boolean;
+  /** Which boots of its nodes may receive an install code; absent, any (DEFAULT_BOOT_POLICY). */
+  boot?: BootPolicy;
 }
 
 /** One entry under `nodes:`, as the operator declared it. */
@@ -142,7 +145,12 @@ function readClass(name: string, raw: unknown, file: NodesFile, problems: Proble
   if (!payload || !(PAYLOADS as readonly string[]).includes(payload)) {
     return void problems.push({ where, message: `payload ${payload ?? '(none)'} is not one of ${PAYLOADS.join(', ')}` });
   }
-  const c: NodeClass = { name, payload: payload as Payload, controlPlane: raw.control_plane === true || name === 'controlplane' };
+  const c: NodeClass = {
+    name,
+    payload: payload as Payload,
+    controlPlane: raw.control_plane === true || name === 'controlplane',
+    boot: readBootPolicy(raw, where, problems),
+  };
   if (raw.control_plane !== undefined && typeof raw.control_plane !== 'boolean') problems.push({ where, message: 'control_plane is not true or false' });
   if (payload === 'talos') {
     c.installerImage = text(raw.installer_image);
@@ -155,6 +163,24 @@ function readClass(name: string, raw: unknown, file: NodesFile, problems: Proble
       problems.push({ where, message: `a ${payload} class needs image_sha256, 64 lowercase hex characters` });
   }
   file.classes.set(name, c);
+}
+
+const DIGEST = /^[0-9a-f]{64}$/;
+
+/** `secure_boot: required` and `hookos_images: [<Authenticode SHA-256>, ...]`, each optional. */
+function readBootPolicy(raw: Map_, where: string, problems: Problem[]): BootPolicy {
+  const policy: BootPolicy = { ...DEFAULT_BOOT_POLICY };
+  if (raw.secure_boot !== undefined) {
+    if (raw.secure_boot === 'required' || raw.secure_boot === 'recorded') policy.secureBoot = raw.secure_boot;
+    else problems.push({ where, message: 'secure_boot is not required or recorded' });
+  }
+  if (raw.hookos_images !== undefined) {
+    const images = raw.hookos_images;
+    if (!Array.isArray(images) || images.length === 0 || !images.every((d) => typeof d === 'string' && DIGEST.test(d)))
+      problems.push({ where, message: 'hookos_images is not a list of SHA-256 digests, 64 lowercase hex characters each (fleet hookos digest prints them)' });
+    else policy.hookosImages = images as string[];
+  }
+  return policy;
 }
 
 function readNode(hostname: string, raw: unknown, file: NodesFile, net: NetworkInEffect, problems: Problem[]): NodeDecl | null {
