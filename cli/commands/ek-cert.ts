@@ -5,15 +5,17 @@
  * the EK CA certificates in DIR. The EK hash is what admission checks; a verified chain shows who
  * made the TPM and approves nothing.
  */
+import { chainJson, chainLines, datesJson, day, VALIDITY_WORDS } from '../chain-report.js';
 import { runFileCommand } from '../file-command.js';
-import { type CaCertificate, type ChainResult, chainFailureText, validityAt, verifyChain } from '../../shared/ek-cert/chain.js';
-import type { X509 } from '../../shared/ek-cert/certificate.js';
+import { type ChainResult, validityAt, verifyChain } from '../../shared/ek-cert/chain.js';
 import { type EkCertificate, parseEkCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { nameText } from '../../shared/ek-cert/names.js';
 import { readCaDirectory } from '../../shared/ek-cert/roots.js';
 import type { SecurityAssertions } from '../../shared/ek-cert/security-assertions.js';
 import { signatureAlgorithmName } from '../../shared/ek-cert/signature.js';
 import { printable } from '../../shared/text/terminal.js';
+
+const EK_CERTIFICATE = 'the EK certificate';
 
 export function run(args: string[]): Promise<number> {
   return runFileCommand(
@@ -29,12 +31,6 @@ export function run(args: string[]): Promise<number> {
   );
 }
 
-const day = (d: Date): string => d.toISOString().slice(0, 10);
-
-function dates(cert: X509, at: Date): object {
-  return { notBefore: cert.notBefore.toISOString(), notAfter: cert.notAfter.toISOString(), validity: validityAt(cert, at) };
-}
-
 export function jsonReport(ek: EkCertificate, chain: ChainResult | null, at: Date): object {
   return {
     ekHash: ek.ekHash,
@@ -45,24 +41,13 @@ export function jsonReport(ek: EkCertificate, chain: ChainResult | null, at: Dat
     serial: ek.cert.serial,
     issuer: nameText(ek.cert.issuer),
     subject: nameText(ek.cert.subject),
-    ...dates(ek.cert, at),
+    ...datesJson(ek.cert, at),
     signatureAlgorithm: signatureAlgorithmName(ek.cert),
     stored: ek.stored,
     at: at.toISOString(),
-    chain: chain && {
-      verified: chain.verified,
-      certificates: chain.path.map((ca, i) => ({
-        source: ca.source,
-        subject: nameText(ca.cert.subject),
-        root: chain.verified && i === chain.path.length - 1,
-        ...dates(ca.cert, at),
-      })),
-      failure: chain.verified ? null : { reason: chain.failure.reason, message: chainFailureText(chain.failure) },
-    },
+    chain: chainJson(chain, at, EK_CERTIFICATE),
   };
 }
-
-const VALIDITY_WORDS = { valid: 'valid', expired: 'expired', 'not-yet-valid': 'not yet valid' } as const;
 
 export function textReport(ek: EkCertificate, chain: ChainResult | null, at: Date): string {
   const out = [`EK certificate: ${storedText(ek)}`];
@@ -79,12 +64,7 @@ export function textReport(ek: EkCertificate, chain: ChainResult | null, at: Dat
   line('subject', printable(nameText(ek.cert.subject)) || '(empty)');
   line('valid', `${day(ek.cert.notBefore)} to ${day(ek.cert.notAfter)}: ${VALIDITY_WORDS[validityAt(ek.cert, at)]} on ${day(at)}`);
   line('signature', signatureAlgorithmName(ek.cert));
-  if (chain === null) line('chain', 'not checked: give --roots DIR');
-  else {
-    const root = chain.path.at(-1);
-    line('chain', chain.verified ? `verified up to the root ${printable(root!.source)}` : `not verified: ${printable(chainFailureText(chain.failure))}`);
-    for (const [i, ca] of chain.path.entries()) out.push(`    issued by ${caText(ca, chain.verified && i === chain.path.length - 1, at)}`);
-  }
+  chainLines(chain, at, EK_CERTIFICATE, line, out);
   out.push('', 'Admission checks the EK hash against the binding; a verified chain says who made the TPM and approves nothing.', '');
   return out.join('\n');
 }
@@ -93,13 +73,6 @@ function storedText(ek: EkCertificate): string {
   const s = ek.stored;
   const form = s.encoding === 'pem' ? 'PEM' : s.tcgHeader ? 'DER after the 7-byte TCG NV header' : 'DER';
   return s.trailingBytes ? `${form}, then ${s.trailingBytes} bytes of padding that are not part of it` : form;
-}
-
-function caText(ca: CaCertificate, root: boolean, at: Date): string {
-  const validity = validityAt(ca.cert, at);
-  const dates =
-    validity === 'valid' ? `valid to ${day(ca.cert.notAfter)}` : `${VALIDITY_WORDS[validity]}: ${day(ca.cert.notBefore)} to ${day(ca.cert.notAfter)}`;
-  return `${printable(ca.source)}: ${printable(nameText(ca.cert.subject))} (${root ? 'root; ' : ''}${dates})`;
 }
 
 const GENERATION = {

@@ -49,9 +49,7 @@ export function parseX509(der: Uint8Array): X509 {
   const notBefore = tbs.validity.notBefore.getTime();
   const notAfter = tbs.validity.notAfter.getTime();
   if (Number.isNaN(notBefore.getTime()) || Number.isNaN(notAfter.getTime())) throw new ParseError('ek-cert-malformed', 'a validity date is not a date');
-  const serial = toHex(new Uint8Array(tbs.serialNumber))
-    .replace(/^(00)+(?=.)/, '')
-    .toUpperCase();
+  const serial = serialText(tbs.serialNumber);
   return {
     der,
     tbs: new Uint8Array(cert.tbsCertificateRaw!),
@@ -67,6 +65,13 @@ export function parseX509(der: Uint8Array): X509 {
     extensions,
     mayIssue: mayIssue(extensions),
   };
+}
+
+/** A certificate serial number as fleet shows and compares it: upper-case hex, without the DER sign byte (as openssl prints it). */
+export function serialText(serial: ArrayBuffer): string {
+  return toHex(new Uint8Array(serial))
+    .replace(/^(00)+(?=.)/, '')
+    .toUpperCase();
 }
 
 /** The value of the extension with this OID, decoded as `type`, or null when the certificate has none. */

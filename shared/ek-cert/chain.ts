@@ -1,6 +1,6 @@
 import type { X509 } from './certificate.js';
 import { type DistinguishedName, nameText, sameName } from './names.js';
-import { checkSignature, signatureAlgorithmName } from './signature.js';
+import { checkSignature, type Signed, signatureAlgorithmName } from './signature.js';
 
 /** A CA certificate the operator supplied, with where it came from (a file name, and #N for the Nth certificate of a PEM bundle). */
 export interface CaCertificate {
@@ -12,7 +12,7 @@ export type ChainFailureReason = 'no-issuer' | 'self-signature-fails' | 'signatu
 
 export interface ChainFailure {
   reason: ChainFailureReason;
-  /** The certificate whose issuer was sought: null for the EK certificate, else the CA's source. */
+  /** The certificate whose issuer was sought: null for the one verified (an EK or platform certificate), else the CA's source. */
   of: string | null;
   issuer: DistinguishedName;
   /** The CA certificate that was tried, when one carried the issuer's name. */
@@ -20,32 +20,33 @@ export interface ChainFailure {
   signatureAlgorithm: string;
 }
 
-/** Verified: the CA certificates from the EK certificate's issuer up to a self-signed root, the root last. */
+/** Verified: the CA certificates from the verified certificate's issuer up to a self-signed root, the root last. */
 export type ChainResult = { verified: true; path: CaCertificate[] } | { verified: false; path: CaCertificate[]; failure: ChainFailure };
 
 const MAX_CAS = 8;
 
 /**
- * Follows the EK certificate's issuer through the operator's CA certificates up to a self-signed
- * one, as HIRS does: each step a CA whose subject is the issuer's name (in any RDN order) and
+ * Follows the issuer of an EK certificate, or of a platform (attribute) certificate, through the
+ * operator's CA certificates up to a self-signed one, as HIRS does: each step a CA whose subject is the issuer's name (in any RDN order) and
  * whose key verifies the signature. A self-signed certificate whose own signature does not verify
  * is no root: its issuer is sought in turn. Unlike HIRS, every CA on the way must be one
  * (basicConstraints cA, keyUsage keyCertSign when present). Validity dates are not part of it:
  * validityAt reports them. When no path holds, the failure reported is the one that got furthest.
  */
-export function verifyChain(leaf: X509, pool: CaCertificate[]): ChainResult {
+export function verifyChain(leaf: Signed, pool: CaCertificate[]): ChainResult {
   return extend(leaf, null, [], pool);
 }
 
-function extend(cert: X509, of: string | null, path: CaCertificate[], pool: CaCertificate[]): ChainResult {
+/** `of`: the CA certificate whose issuer is sought, or null for the leaf (which may have no subject: an attribute certificate). */
+function extend(cert: Signed, of: CaCertificate | null, path: CaCertificate[], pool: CaCertificate[]): ChainResult {
   const fail = (reason: ChainFailureReason, candidate: string | null): ChainResult => ({
     verified: false,
     path,
-    failure: { reason, of, issuer: cert.issuer, candidate, signatureAlgorithm: signatureAlgorithmName(cert) },
+    failure: { reason, of: of?.source ?? null, issuer: cert.issuer, candidate, signatureAlgorithm: signatureAlgorithmName(cert) },
   });
   if (path.length >= MAX_CAS) return fail('too-long', null);
   const candidates = pool.filter((ca) => sameName(ca.cert.subject, cert.issuer) && !path.includes(ca));
-  if (candidates.length === 0) return fail(of !== null && sameName(cert.subject, cert.issuer) ? 'self-signature-fails' : 'no-issuer', null);
+  if (candidates.length === 0) return fail(of !== null && sameName(of.cert.subject, cert.issuer) ? 'self-signature-fails' : 'no-issuer', null);
   let best: ChainResult | null = null;
   for (const ca of candidates) {
     const signature = checkSignature(cert, ca.cert);
@@ -53,7 +54,7 @@ function extend(cert: X509, of: string | null, path: CaCertificate[], pool: CaCe
     if (signature !== 'verifies') result = fail(signature === 'fails' ? 'signature-fails' : 'unsupported-signature', ca.source);
     else if (!ca.cert.mayIssue) result = fail('not-a-ca', ca.source);
     else if (selfSigned(ca.cert)) return { verified: true, path: [...path, ca] };
-    else result = extend(ca.cert, ca.source, [...path, ca], pool);
+    else result = extend(ca.cert, ca, [...path, ca], pool);
     if (result.verified) return result;
     if (!best || result.path.length > best.path.length) best = result;
   }
@@ -64,9 +65,9 @@ function selfSigned(cert: X509): boolean {
   return sameName(cert.subject, cert.issuer) && checkSignature(cert, cert) === 'verifies';
 }
 
-/** The words for a chain that does not verify: defined once, for every part that shows it. */
-export function chainFailureText(f: ChainFailure): string {
-  const of = f.of ?? 'the EK certificate';
+/** The words for a chain that does not verify: defined once, for every part that shows it; `leaf` names the certificate verified. */
+export function chainFailureText(f: ChainFailure, leaf = 'the EK certificate'): string {
+  const of = f.of ?? leaf;
   const issuer = nameText(f.issuer) || '(an empty name)';
   switch (f.reason) {
     case 'no-issuer':
@@ -87,7 +88,7 @@ export function chainFailureText(f: ChainFailure): string {
 export type Validity = 'valid' | 'expired' | 'not-yet-valid';
 
 /** Where `at` falls in the certificate's validity period. */
-export function validityAt(cert: X509, at: Date): Validity {
+export function validityAt(cert: Pick<X509, 'notBefore' | 'notAfter'>, at: Date): Validity {
   if (at < cert.notBefore) return 'not-yet-valid';
   return at > cert.notAfter ? 'expired' : 'valid';
 }

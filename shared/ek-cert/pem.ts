@@ -9,14 +9,20 @@ export function isPem(bytes: Uint8Array): boolean {
 
 /** The DER of every CERTIFICATE block in PEM text, in order; other blocks (a key, a CRL) are not certificates and are refused. */
 export function pemCertificates(bytes: Uint8Array): Uint8Array[] {
+  return pemBlocks(bytes, ['CERTIFICATE']);
+}
+
+/** The DER of every PEM block in the text, in order, each labelled with one of `labels`; a block of another label is refused. */
+export function pemBlocks(bytes: Uint8Array, labels: readonly string[]): Uint8Array[] {
   const text = Buffer.from(bytes).toString('latin1');
   const out: Uint8Array[] = [];
+  const expected = labels.join(' or ');
   for (const m of text.matchAll(BLOCK)) {
-    if (m[1] !== 'CERTIFICATE') throw new ParseError('ek-cert-malformed', `a PEM block is ${m[1]}, not CERTIFICATE`);
+    if (!labels.includes(m[1]!)) throw new ParseError('ek-cert-malformed', `a PEM block is ${m[1]}, not ${expected}`);
     const body = m[2]!.replace(/\s+/g, '');
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 !== 0) throw new ParseError('ek-cert-malformed', 'a PEM CERTIFICATE block is not base64');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body) || body.length % 4 !== 0) throw new ParseError('ek-cert-malformed', `a PEM ${m[1]} block is not base64`);
     out.push(new Uint8Array(Buffer.from(body, 'base64')));
   }
-  if (out.length === 0) throw new ParseError('ek-cert-malformed', 'the PEM text has no complete CERTIFICATE block');
+  if (out.length === 0) throw new ParseError('ek-cert-malformed', `the PEM text has no complete ${expected} block`);
   return out;
 }
