@@ -3,7 +3,7 @@ import { INSTALL_LINES } from '../../verifier/install/lines.js';
 import { INVENTORY_LINES } from '../../verifier/inventory/lines.js';
 import type { LineMaker } from '../../verifier/journal-line.js';
 import { AFTER_FAILURE, HOW, LINES, readHookosJournal } from '../../verifier/reconcile/lines.js';
-import { template } from '../../shared/text/line-def.js';
+import { type Said, template } from '../../shared/text/line-def.js';
 import { cell, type DocPage } from './page.js';
 
 const code = (s: string) => `\`${cell(s)}\``;
@@ -29,7 +29,7 @@ export const journalLinesPage: DocPage = {
       '',
       ...table(ATTEST_LINES as unknown as Record<string, LineMaker<string[]>>),
       '',
-      `\`<why>\` of a boot the measured-boot policy refuses: ${Object.values(BOOT_WHY)
+      `\`<why>\` of a boot the measured-boot policy refuses: ${(Object.values(BOOT_WHY) as Said<string[]>[])
         .map((w) => `${code(template(w.def))} (${w.def.when})`)
         .join('; ')}.`,
       '',
