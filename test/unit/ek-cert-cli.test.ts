@@ -92,13 +92,18 @@ describe.concurrent('fleet ek-cert', () => {
     expect(text.stdout).toMatch(/^EK certificate: DER, then 192 bytes of padding that are not part of it$/m);
   });
 
+  // A roots directory holding a CA certificate and an EK certificate with padding after its DER, which is no certificate.
+  const mixed = join(dir, 'mixed');
+  mkdirSync(mixed);
+  for (const f of ['fakeCA.pem', 'ek_cert_with_padded_bytes.cer']) copyFileSync(`${TCG_CERTS}certificates/${f}`, join(mixed, f));
+
   const truncated = join(dir, 'truncated.cer');
   writeFileSync(truncated, tcgCert('certificates/ek_cert_with_padded_bytes.cer').subarray(0, 42));
   const bad: Array<[string, string[], string]> = [
     ['a truncated certificate', [truncated], 'ek-cert-malformed'],
     ['a missing file', [join(dir, 'nope.cer')], 'ek-cert-unreadable'],
     ['a missing roots directory', [TCG_CERTS + UNTOUCHED, '--roots', join(dir, 'nope')], 'ek-roots-unreadable'],
-    ['a roots directory holding a file that is no certificate', [TCG_CERTS + UNTOUCHED, '--roots', `${TCG_CERTS}certificates`], 'ek-roots-invalid'],
+    ['a roots directory holding a file that is no certificate', [TCG_CERTS + UNTOUCHED, '--roots', mixed], 'ek-roots-invalid'],
   ];
   for (const [what, args, code] of bad) {
     it(`refuses ${what} with one line naming ${code}`, async ({ expect }) => {
@@ -111,7 +116,7 @@ describe.concurrent('fleet ek-cert', () => {
   }
 
   it('names the file that is no certificate', async ({ expect }) => {
-    const run = await fleet('ek-cert', TCG_CERTS + UNTOUCHED, '--roots', `${TCG_CERTS}certificates`);
+    const run = await fleet('ek-cert', TCG_CERTS + UNTOUCHED, '--roots', mixed);
     expect(run.stderr).toContain('ek_cert_with_padded_bytes.cer in the roots directory is not a certificate: 192 bytes follow the certificate');
   });
 
