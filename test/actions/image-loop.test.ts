@@ -35,8 +35,7 @@ const spent = said(IMAGE_LINES.seedSpent());
 const mtools = { ...process.env, MTOOLS_SKIP_CHECK: '1' };
 
 beforeAll(async () => {
-  rig = await Rig.create();
-  rig.allowLoop = true;
+  rig = await Rig.create({ allowLoop: true });
   await setProductUuid(rig.sys, UUID.toUpperCase());
   const image = join(rig.dir, 'image.raw');
   await usedDisk(image, IMAGE_BYTES);

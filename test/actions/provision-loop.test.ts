@@ -8,6 +8,7 @@ import { reboot, REBOOT_DELAY_S, rebootNow } from '../../images/tink-reprovision
 import { PART_TYPE } from '../../images/tink-reprovision-tools/disk/gpt.js';
 import { readGpt } from '../../images/tink-reprovision-tools/disk/read-gpt.js';
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
+import { installerArgs } from '../../images/tink-reprovision-tools/install/installer.js';
 import { INSTALL_LINES } from '../../images/tink-reprovision-tools/lines/install.js';
 import { NEXT_BOOT_LINES } from '../../images/tink-reprovision-tools/lines/next-boot.js';
 import { printed } from '../../images/tink-reprovision-tools/lines/printed.js';
@@ -66,9 +67,7 @@ const dockerRuns = () => rig.calls.filter((c) => c.cmd === 'docker' && c.args[0]
 beforeAll(async () => {
   if (!isRoot) return;
   docker = await startDockerLab();
-  rig = await Rig.create();
-  rig.allowLoop = true;
-  rig.dockerSocket = docker.engine.socket;
+  rig = await Rig.create({ allowLoop: true, dockerSocket: docker.engine.socket });
   const file = join(rig.dir, 'disk.img');
   await usedDisk(file);
   disk = loops.attach(file);
@@ -87,23 +86,9 @@ describe.skipIf(!isRoot)('install', () => {
     const since = Date.now();
     const r = await rig.perform('install', install, installEnv());
     expect(r).toEqual({ code: 0, lines: [installSays(INSTALL_LINES.running(installer, disk)), installSays(INSTALL_LINES.installed(disk))] });
-    expect(dockerRuns().at(-1)).toEqual([
-      'run',
-      '--rm',
-      '--privileged',
-      '--log-driver',
-      'none',
-      '-v',
-      '/dev:/dev',
-      installer,
-      'install',
-      '--disk',
-      disk,
-      '--platform',
-      'metal',
-      '--config',
-      `${CONFIG_URL}/${rig.code}`,
-    ]);
+    // The arguments as installerArgs makes them (test/actions/pure.test.ts spells them out).
+    expect(dockerRuns().at(-1)).toEqual(installerArgs(installer, disk, CONFIG_URL, rig.code));
+    expect(dockerRuns().at(-1)!.at(-1)).toBe(`${CONFIG_URL}/${rig.code}`);
     expect(await docker.engine.containersCreated(since)).toEqual([installer]);
     const gpt = await readGpt(disk);
     expect(gpt?.partitions.map((p) => [p.index, p.type])).toEqual([

@@ -39,8 +39,7 @@ let rig: Rig;
 let disk: string;
 let before: string;
 beforeEach(async () => {
-  rig = await Rig.create();
-  rig.dockerSocket = docker?.engine.socket;
+  rig = await Rig.create({ dockerSocket: docker?.engine.socket });
   await addDisk(rig.sys, { name: 'nvme0n1', transport: 'nvme', dev: '259:0', serial: 'S4EVNF0M123456', sizeBytes: 4 << 20 });
   disk = join(rig.dir, 'nvme0n1.img');
   const bytes = randomBytes(4 << 20);
@@ -104,9 +103,7 @@ describe.skipIf(!isRoot)('install on a real engine: the privileged installer con
 
   beforeAll(async () => {
     ({ good: image, broken } = docker.installer);
-    r = await Rig.create();
-    r.dockerSocket = docker.engine.socket;
-    r.allowLoop = true;
+    r = await Rig.create({ allowLoop: true, dockerSocket: docker.engine.socket });
     const file = join(r.dir, 'disk.img');
     await usedDisk(file);
     dev = loops.attach(file);

@@ -31,9 +31,10 @@ export class Rig {
   readonly devs = new Map<string, string>();
   readonly code = randomBytes(32).toString('base64url');
   bootId: string = randomUUID();
-  allowLoop = false;
   /** Whether the machine has EFI variables (the stub efibootmgr's NVRAM file). */
   efi = true;
+  /** Whether loop devices count as disks, for the tests whose disks are loop devices. */
+  allowLoop = false;
   /**
    * The socket of the Docker engine `docker` talks to (test/docker/engine.ts). Without one, a socket
    * nothing listens on: the CLI fails as with HookOS's engine down, and never reaches this host's Docker.
@@ -42,8 +43,10 @@ export class Rig {
 
   private constructor(readonly dir: string) {}
 
-  static async create(): Promise<Rig> {
+  static async create(opts: { allowLoop?: boolean; dockerSocket?: string | undefined } = {}): Promise<Rig> {
     const rig = new Rig(await mkdtemp(join(tmpdir(), 'fleet-actions-')));
+    rig.allowLoop = opts.allowLoop ?? false;
+    rig.dockerSocket = opts.dockerSocket;
     for (const d of ['sys/block', 'proc/sys/kernel/random', 'fleet', 'bin', 'tmp']) await mkdir(join(rig.dir, d), { recursive: true });
     await rig.setBootId(rig.bootId);
     await writeFile(join(rig.proc, 'meminfo'), 'MemTotal:       24684096 kB\nMemAvailable:   20000000 kB\n');

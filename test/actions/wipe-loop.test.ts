@@ -38,9 +38,7 @@ let others: string[];
 beforeAll(async () => {
   if (!isRoot) return;
   docker = await startDockerLab();
-  rig = await Rig.create();
-  rig.allowLoop = true;
-  rig.dockerSocket = docker.engine.socket;
+  rig = await Rig.create({ allowLoop: true, dockerSocket: docker.engine.socket });
   await rig.attest();
   const devs: string[] = [];
   for (const name of ['a', 'b', 'c']) {

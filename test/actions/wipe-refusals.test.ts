@@ -40,8 +40,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => docker?.stop());
 beforeEach(async () => {
-  rig = await Rig.create();
-  rig.dockerSocket = docker?.engine.socket;
+  rig = await Rig.create({ dockerSocket: docker?.engine.socket });
   files = await new Files().start();
   disks.clear();
 });

@@ -58,9 +58,7 @@ export class Machine {
 
   /** A machine whose HookOS engine is `docker`'s. */
   static async create(docker: DockerLab, serial = 'SN-LOOP-0001'): Promise<Machine> {
-    const actions = await Rig.create();
-    actions.dockerSocket = docker.engine.socket;
-    actions.allowLoop = true;
+    const actions = await Rig.create({ allowLoop: true, dockerSocket: docker.engine.socket });
     const golden = await goldenTpm('a');
     const state = await copyTpmState(golden, join(actions.dir, 'tpm'));
     // 64 MiB (the installer's EFI, META and STATE fit), sparse but for an old install's first MiB and last one.
