@@ -46,7 +46,8 @@ export const ERROR_CODES = {
   },
   'config-unreadable': {
     raisedBy: ['verifier'],
-    meaning: "A file fleetd's options name cannot be read (the NetBox token file, Tinkerbell's or the target cluster's kubeconfig): the message names it and why.",
+    meaning:
+      "A file fleetd's options name cannot be read (the NetBox token file, Tinkerbell's or the target cluster's kubeconfig): the message names it and why.",
   },
   'ek-cert-malformed': {
     raisedBy: ['verifier', 'cli'],
@@ -219,7 +220,8 @@ export const ERROR_CODES = {
   },
   'render-inputs-invalid': {
     raisedBy: ['cli'],
-    meaning: 'fleet render-class-inputs was given a --secrets file that is not a talosctl gen secrets bundle, or --settings that lack a field: the message names which.',
+    meaning:
+      'fleet render-class-inputs was given a --secrets file that is not a talosctl gen secrets bundle, or --settings that lack a field: the message names which.',
   },
   'render-invalid': {
     raisedBy: ['verifier'],
