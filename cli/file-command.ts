@@ -9,16 +9,21 @@ export interface Report {
 }
 
 /** The decoding commands, each with the code of a file it cannot read. */
-const UNREADABLE = { eventlog: 'eventlog-unreadable', lldp: 'lldp-unreadable', 'ek-cert': 'ek-cert-unreadable' } as const satisfies Record<string, ErrorCode>;
+const UNREADABLE = {
+  eventlog: 'eventlog-unreadable',
+  lldp: 'lldp-unreadable',
+  'ek-cert': 'ek-cert-unreadable',
+  'platform-cert': 'platform-cert-unreadable',
+} as const satisfies Record<string, ErrorCode>;
 
 /** A command's options that take a value (`--roots DIR`): each name with the word its usage shows. */
 export type ValueOptions = Record<string, string>;
 
 /**
  * `fleet <name> [--json] FILE [--option VALUE]` for the commands that decode a file (eventlog,
- * lldp, ek-cert): reads it, hands the bytes and the options given to `decode`, prints the report.
- * A typed error is one line on stderr naming the file and the code, exit 1; bad arguments print
- * the usage, exit 2. Never a stack trace for bad input.
+ * lldp, ek-cert, platform-cert): reads it, hands the bytes and the options given to `decode`,
+ * prints the report. A typed error is one line on stderr naming the file and the code, exit 1;
+ * bad arguments print the usage, exit 2. Never a stack trace for bad input.
  */
 export async function runFileCommand<O extends ValueOptions>(
   name: keyof typeof UNREADABLE,

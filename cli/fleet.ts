@@ -38,6 +38,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'read an EK certificate (DER, PEM or as TPM NV holds it) and check its chain: fleet ek-cert [--json] FILE [--roots DIR]',
     load: () => import('./commands/ek-cert.js'),
   },
+  'platform-cert': {
+    summary: 'read a TCG platform certificate and check its signature: fleet platform-cert [--json] FILE [--roots DIR]',
+    load: () => import('./commands/platform-cert.js'),
+  },
   hookos: {
     summary:
       "write the HookOS command line, iPXE menu and Hardware script, or print a UKI's PCR 4 digest: fleet hookos generate --config FILE --out DIR [--set NAME=VALUE] | digest UKI...",

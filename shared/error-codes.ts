@@ -210,6 +210,24 @@ export const ERROR_CODES = {
     raisedBy: ['cli'],
     meaning: 'fleet hookos digest was given a file that is not a PE/COFF image (a UKI or an EFI kernel): check that it is the image the firmware boots.',
   },
+  'platform-cert-malformed': {
+    raisedBy: ['cli'],
+    meaning:
+      'A platform certificate (an X.509 attribute certificate, DER or PEM) does not decode, or is no TCG platform certificate: cut off, a length that runs past its end, no certificatePolicies naming a TCG or TCPA Trusted Platform Endorsement, a holder that names no certificate by issuer and serial, or TCG attributes not as the Platform Certificate Profile writes them.',
+  },
+  'platform-cert-unreadable': {
+    raisedBy: ['cli'],
+    meaning: 'fleet platform-cert cannot read the file it was given: check the path and its permissions.',
+  },
+  'platform-roots-invalid': {
+    raisedBy: ['cli'],
+    meaning:
+      "A file in fleet platform-cert's --roots directory is not an X.509 certificate (PEM or DER), or the directory holds none: keep only the platform certificate issuer's CA certificates there, roots and intermediates.",
+  },
+  'platform-roots-unreadable': {
+    raisedBy: ['cli'],
+    meaning: 'fleet platform-cert cannot read the --roots directory or a file in it: check the path and its permissions.',
+  },
   'pe-unreadable': {
     raisedBy: ['cli'],
     meaning: 'fleet hookos digest cannot read the file it was given: check the path and its permissions.',

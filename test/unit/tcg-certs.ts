@@ -1,5 +1,5 @@
 /**
- * HIRS's TPM EK and CA certificates in testdata/tcg-certs (copied with its licence), with
+ * HIRS's TPM EK, platform and CA certificates in testdata/tcg-certs (copied with its licence), with
  * EXPECTED.json: per file, what HIRS's own tests assert of it, and what OpenSSL says.
  */
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,9 @@ export const EXPECTED = (JSON.parse(readFileSync(`${TCG_CERTS}EXPECTED.json`, 'u
 
 /** The EK certificates HIRS's tests load (its groups ek-*), by path under testdata/tcg-certs/. */
 export const HIRS_EK_FILES = Object.keys(EXPECTED).filter((f) => EXPECTED[f]!.group.startsWith('ek-') && EXPECTED[f]!.loaded_by_tests.length > 0);
+
+/** The platform certificates HIRS's tests load (its groups pc*), by path under testdata/tcg-certs/. */
+export const HIRS_PLATFORM_FILES = Object.keys(EXPECTED).filter((f) => EXPECTED[f]!.group.startsWith('pc') && EXPECTED[f]!.loaded_by_tests.length > 0);
 
 export function tcgCert(path: string): Buffer {
   return readFileSync(TCG_CERTS + path);
