@@ -23,20 +23,26 @@ afterEach(async () => {
   for (const fn of cleanups.splice(0).reverse()) await fn();
 });
 
-async function rig(host = '127.0.0.1', opts: Partial<SyslogReceiverOptions> = {}) {
-  const journal = fakeJournal();
-  cleanups.push(() => journal.close());
+/** A receiver on `host`, writing to the journal socket at `journalPath`, with its own metrics and audit. */
+async function receiverOn(journalPath: string, host = '127.0.0.1', opts: Partial<SyslogReceiverOptions> = {}) {
   const metrics = new Metrics();
   const audits: Array<[string, Record<string, unknown>]> = [];
   const receiver = await startSyslogReceiver({
     listen: { host, port: 0 },
-    journal: JournalSocket.open(journal.path),
+    journal: JournalSocket.open(journalPath),
     metrics: metrics.syslog,
     audit: (e, f) => audits.push([e, f]),
     ...opts,
   });
   cleanups.push(() => receiver.close());
-  return { journal, metrics, receiver, audits };
+  return { metrics, receiver, audits };
+}
+
+/** A receiver writing to a fake journald that takes everything. */
+async function rig(host = '127.0.0.1', opts: Partial<SyslogReceiverOptions> = {}) {
+  const journal = fakeJournal();
+  cleanups.push(() => journal.close());
+  return { journal, ...(await receiverOn(journal.path, host, opts)) };
 }
 
 async function counter(metrics: Metrics, name: string): Promise<Record<string, number>> {
@@ -156,14 +162,7 @@ describe('the syslog receiver', () => {
 
   it('journald stalls: the receiver keeps reading, queues, and delivers everything once journald reads', async () => {
     const { path, release, slow } = await slowJournal();
-    const metrics = new Metrics();
-    const receiver = await startSyslogReceiver({
-      listen: { host: '127.0.0.1', port: 0 },
-      journal: JournalSocket.open(path),
-      metrics: metrics.syslog,
-      audit: () => undefined,
-    });
-    cleanups.push(() => receiver.close());
+    const { metrics, receiver } = await receiverOn(path);
     const n = 2000;
     await sendRaw(
       receiver.port,
@@ -187,15 +186,7 @@ describe('the syslog receiver', () => {
 
   it('a full queue drops the newest and counts them; the rest arrive', async () => {
     const { path, release, slow } = await slowJournal();
-    const metrics = new Metrics();
-    const receiver = await startSyslogReceiver({
-      listen: { host: '127.0.0.1', port: 0 },
-      journal: JournalSocket.open(path),
-      metrics: metrics.syslog,
-      audit: () => undefined,
-      maxQueueBytes: 20_000,
-    });
-    cleanups.push(() => receiver.close());
+    const { metrics, receiver } = await receiverOn(path, '127.0.0.1', { maxQueueBytes: 20_000 });
     await sendRaw(
       receiver.port,
       Array.from({ length: 1000 }, (_, i) => `<13>Nov 30 07:43:45 h p: ${i}`),
@@ -244,14 +235,7 @@ describe('the syslog receiver', () => {
 
   it('refuses a port it cannot bind, saying which', async () => {
     const { receiver } = await rig();
-    const journal = fakeJournal();
-    cleanups.push(() => journal.close());
-    const err = await startSyslogReceiver({
-      listen: { host: '127.0.0.1', port: receiver.port },
-      journal: JournalSocket.open(journal.path),
-      metrics: new Metrics().syslog,
-      audit: () => undefined,
-    }).catch((e: unknown) => e);
+    const err = await rig('127.0.0.1', { listen: { host: '127.0.0.1', port: receiver.port } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FleetError);
     expect((err as FleetError).code).toBe('syslog-listen');
     expect((err as FleetError).message).toContain(`udp 127.0.0.1:${receiver.port}`);
