@@ -31,10 +31,11 @@ let fake: FakeKube;
 let kc: KubeConfig;
 let api: CustomObjectsApi;
 
-/** The Status an ApiException carries, parsed. */
+/** The Status an ApiException carries, parsed, and the answer's headers. */
 interface Failure {
   code: number;
   status: JsonObject;
+  headers: Record<string, string>;
 }
 
 async function failure(p: Promise<unknown>): Promise<Failure> {
@@ -44,7 +45,7 @@ async function failure(p: Promise<unknown>): Promise<Failure> {
     expect(err).toBeInstanceOf(ApiException);
     const e = err as ApiException<unknown>;
     expect(typeof e.body).toBe('string');
-    return { code: e.code, status: JSON.parse(e.body as string) as JsonObject };
+    return { code: e.code, status: JSON.parse(e.body as string) as JsonObject, headers: e.headers };
   }
   throw new Error('expected the request to fail');
 }
@@ -606,20 +607,15 @@ describe('leases (coordination.k8s.io/v1)', () => {
     });
     expect(renewed.spec?.renewTime as unknown).toBe('2026-01-02T03:04:15.000000Z');
 
-    let caught: unknown;
-    try {
-      await leases.replaceNamespacedLease({
+    const { code, status } = await failure(
+      leases.replaceNamespacedLease({
         name: 'fleetd-leader',
         namespace: NS,
         body: { ...created, spec: { ...created.spec, holderIdentity: 'fleetd-b' } },
-      });
-    } catch (err) {
-      caught = err;
-    }
-    expect(caught).toBeInstanceOf(ApiException);
-    const e = caught as ApiException<unknown>;
-    expect(e.code).toBe(409);
-    expect(JSON.parse(e.body as string)).toMatchObject({
+      }),
+    );
+    expect(code).toBe(409);
+    expect(status).toMatchObject({
       reason: 'Conflict',
       details: { name: 'fleetd-leader', group: 'coordination.k8s.io', kind: 'leases' },
     });
@@ -627,15 +623,11 @@ describe('leases (coordination.k8s.io/v1)', () => {
   });
 
   it('a plain Date (three fractional digits) is not a MicroTime: 400', async () => {
-    let caught: unknown;
-    try {
-      await leases.createNamespacedLease({ namespace: NS, body: lease('fleetd-date', 'fleetd-a', new Date('2026-01-02T03:04:05.678Z')) });
-    } catch (err) {
-      caught = err;
-    }
-    const e = caught as ApiException<unknown>;
-    expect(e.code).toBe(400);
-    expect(JSON.parse(e.body as string).message).toBe(
+    const { code, status } = await failure(
+      leases.createNamespacedLease({ namespace: NS, body: lease('fleetd-date', 'fleetd-a', new Date('2026-01-02T03:04:05.678Z')) }),
+    );
+    expect(code).toBe(400);
+    expect(status.message).toBe(
       'Lease in version "v1" cannot be handled as a Lease: parsing time "2026-01-02T03:04:05.678Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse ".678Z" as ".000000"',
     );
   });
@@ -644,21 +636,15 @@ describe('leases (coordination.k8s.io/v1)', () => {
     const t = new V1MicroTime();
     const created = await leases.replaceNamespacedLeaseWithHttpInfo({ name: 'fleetd-put', namespace: NS, body: lease('fleetd-put', 'fleetd-a', t) });
     expect(created.httpStatusCode).toBe(201);
-    let caught: unknown;
-    try {
-      await leases.replaceNamespacedLease({
+    const { code, status } = await failure(
+      leases.replaceNamespacedLease({
         name: 'fleetd-put',
         namespace: NS,
         body: { ...created.data, spec: { ...created.data.spec, leaseDurationSeconds: 0 } },
-      });
-    } catch (err) {
-      caught = err;
-    }
-    const e = caught as ApiException<unknown>;
-    expect(e.code).toBe(422);
-    expect(JSON.parse(e.body as string).message).toBe(
-      'Lease.coordination.k8s.io "fleetd-put" is invalid: spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0',
+      }),
     );
+    expect(code).toBe(422);
+    expect(status.message).toBe('Lease.coordination.k8s.io "fleetd-put" is invalid: spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0');
   });
 });
 
@@ -696,16 +682,10 @@ describe('faults and the request log', () => {
     expect(await getWorkflow('wf-fault')).toBeDefined();
 
     fake.failNext(1, { status: 429 });
-    let caught: unknown;
-    try {
-      await getWorkflow('wf-fault');
-    } catch (err) {
-      caught = err;
-    }
-    const e = caught as ApiException<unknown>;
-    expect(e.code).toBe(429);
-    expect(e.headers['retry-after']).toBe('1');
-    expect(JSON.parse(e.body as string)).toMatchObject({ reason: 'TooManyRequests', details: { retryAfterSeconds: 1 } });
+    const throttled = await failure(getWorkflow('wf-fault'));
+    expect(throttled.code).toBe(429);
+    expect(throttled.headers['retry-after']).toBe('1');
+    expect(throttled.status).toMatchObject({ reason: 'TooManyRequests', details: { retryAfterSeconds: 1 } });
   });
 
   it('closeNext fails the request below HTTP: not an ApiException', async () => {
