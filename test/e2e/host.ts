@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { SntpServer } from '../agent/sntp-server.js';
 import { Files } from '../actions/http.js';
 import { frameOf } from '../lldp/fixtures.js';
+import { nodeEntry as labNodeEntry } from '../node-entry.js';
 import { startLldpInjector, type LldpInjector } from './lldp-injector.js';
 import { GUEST_FILES_URL, type HostServices, type Machine } from './machine.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
@@ -54,17 +55,13 @@ export async function startHost(
 
 /** A node's entry in the lab's nodes file; `tpm` approves that TPM's two EKs. */
 export function nodeEntry(serial: string, diskSerial: string, className: string, tpm?: TpmTemplate): Record<string, unknown> {
-  return {
-    model: 'm720q',
+  return labNodeEntry({
     serial,
     class: className,
     switch_port: SWITCH_PORT,
-    address: '10.0.1.11/24',
-    bmc_type: 'amt',
-    disk: '/dev/nvme0n1',
     disk_serial: diskSerial,
     ...(tpm ? { approved_ek_rsa2048: tpm.ekHashRsa, approved_ek_eccp256: tpm.ekHashEcc } : {}),
-  };
+  });
 }
 
 const PLACEHOLDER_PATH = '/images/placeholder.raw';
@@ -74,18 +71,20 @@ export const PLACEHOLDER_URL = `${GUEST_FILES_URL}${PLACEHOLDER_PATH}`;
 /**
  * A host whose one node, `name`, is machine `m` on the disk `diskSerial` (`tpm`'s EKs approved when
  * given), of a disk-image class whose image the host serves at PLACEHOLDER_URL: for scenarios where
- * every run must be refused before the image matters, so it only has to answer.
+ * every run must be refused before the image matters, so it only has to answer. `classFields` adds
+ * to its class (a measured-boot policy).
  */
 export function startPlaceholderHost(
   run: E2eRun,
   m: Pick<Machine, 'dir' | 'serial'>,
   node: { name: string; diskSerial: string; tpm?: TpmTemplate },
   lldp: boolean,
+  classFields: Record<string, unknown> = {},
 ): Promise<Host> {
   const body = Buffer.alloc(1 << 20, 0x5a);
   return startHost(run, m.dir, {
     nodes: { [node.name]: nodeEntry(m.serial, node.diskSerial, 'nixos', node.tpm) },
-    classes: { nixos: { payload: 'nixos-image', image_url: PLACEHOLDER_URL, image_sha256: createHash('sha256').update(body).digest('hex') } },
+    classes: { nixos: { payload: 'nixos-image', image_url: PLACEHOLDER_URL, image_sha256: createHash('sha256').update(body).digest('hex'), ...classFields } },
     files: { [PLACEHOLDER_PATH]: body },
     lldp,
   });

@@ -13,6 +13,7 @@ import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js
 import type { Inventory } from '../../verifier/inventory/inventory.js';
 import { openDatabase, type Db } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
+import { nodeEntry } from '../node-entry.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { testInstalls, type TestInstalls } from './talos-fixture.js';
 import { readPem, selfSigned, tlsFiles } from '../tls-files.js';
@@ -41,20 +42,7 @@ export async function start(opts: { failInventory?: () => boolean; failRelease?:
   const tls = selfSigned(tlsFiles(dir), { subject: '/CN=fleetd', ips: ['127.0.0.1'] });
   await writeFile(
     join(dir, 'nodes.yaml'),
-    stringify({
-      ...RIG_CATALOGUE,
-      nodes: {
-        'node-1': {
-          model: 'm720q',
-          serial: 'SN1',
-          class: opts.className ?? 'worker',
-          address: '10.0.1.11/24',
-          disk: '/dev/nvme0n1',
-          disk_serial: 'S1',
-          switch_port: 'Port 5',
-        },
-      },
-    }),
+    stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': nodeEntry({ class: opts.className ?? 'worker', bmc_type: null }) } }),
   );
   const db = openDatabase(join(dir, 'state'));
   const embedded = new EmbeddedInventory(join(dir, 'nodes.yaml'), db);

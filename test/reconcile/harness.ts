@@ -12,28 +12,10 @@ import { openDatabase, type Db } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
 import { ApiProxy } from '../kube/api-proxy.js';
 import type { CrdServer } from '../kube/crd-server.js';
+import { nodeEntry } from '../node-entry.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 
 let harnesses = 0;
-
-/** A node-1 with every field a run needs; `over` changes fields (null removes one). */
-export function nodeEntry(over: Record<string, unknown> = {}): Record<string, unknown> {
-  const e: Record<string, unknown> = {
-    model: 'm720q',
-    serial: 'SN1',
-    class: 'worker',
-    switch_port: 'Port 5',
-    address: '10.0.1.11/24',
-    bmc_type: 'amt',
-    disk: '/dev/nvme0n1',
-    disk_serial: 'S4EV1',
-  };
-  for (const [k, v] of Object.entries(over)) {
-    if (v === null) delete e[k];
-    else e[k] = v;
-  }
-  return e;
-}
 
 export interface Harness {
   /** Kubernetes' own CRD server (shared by the test file), through a proxy that records and injects faults. */

@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { KubeError } from '../../verifier/kube/client.js';
 import { LeaderLease } from '../../verifier/reconcile/lease.js';
 import { CrdServer } from '../kube/crd-server.js';
-import { harness as harnessOn, nodeEntry, type Harness } from './harness.js';
+import { nodeEntry } from '../node-entry.js';
+import { harness as harnessOn, type Harness } from './harness.js';
 
 /**
  * The reconciler through @kubernetes/client-node 1.4 against Kubernetes' own CRD server with the

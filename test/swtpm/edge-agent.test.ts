@@ -17,6 +17,7 @@ import { readAttestedMarker } from '../../shared/worker/marker.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { buildLldpFrame } from '../lldp/frame.js';
 import { createVethPair, removeVethPair, sendFrames, waitForCaptureSocket, type VethPair } from '../lldp/netns.js';
+import { nodeEntry } from '../node-entry.js';
 import { TSX } from '../tsx.js';
 import { goldenTpm } from './provision.js';
 import { RIG_CATALOGUE, RIG_PORT, startRig, type Rig } from './rig.js';
@@ -132,17 +133,13 @@ describe('the HookOS entrypoint', () => {
       stringify({
         ...RIG_CATALOGUE,
         nodes: {
-          'node-1': {
-            model: 'm720q',
+          'node-1': nodeEntry({
             serial: rig.boot.serial,
-            class: 'worker',
             switch_port: RIG_PORT,
-            address: '10.0.1.11/24',
-            disk: '/dev/nvme0n1',
-            disk_serial: 'S4EV1',
+            bmc_type: null,
             approved_ek_rsa2048: ekHashOfCertificate(g.ekCertRsaDer),
             approved_ek_eccp256: ekHashOfCertificate(g.ekCertEccDer),
-          },
+          }),
         },
       }),
     );

@@ -17,6 +17,7 @@ import { LocalStore } from '../../verifier/state/local-store.js';
 import { testInstalls, type TestInstalls } from '../install/talos-fixture.js';
 import type { TargetCluster } from '../../verifier/kube/target-cluster.js';
 import { buildLldpFrame } from '../lldp/frame.js';
+import { nodeEntry } from '../node-entry.js';
 import { TESTDATA } from '../testdata.js';
 import type { RunKind } from '../../verifier/reconcile/desired.js';
 import type { OpenRun } from '../../verifier/reconcile/open-run.js';
@@ -150,21 +151,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
       return openRun;
     },
     async declare(fields = {}) {
-      const node: Record<string, unknown> = {
-        model: 'm720q',
-        serial,
-        class: 'worker',
-        switch_port: RIG_PORT,
-        address: '10.0.1.11/24',
-        bmc_type: 'amt',
-        disk: '/dev/nvme0n1',
-        disk_serial: 'S4EVNF0M123456',
-      };
-      for (const [k, v] of Object.entries(fields)) {
-        if (v === null) delete node[k];
-        else node[k] = v;
-      }
-      await writeNodes({ 'node-1': node });
+      await writeNodes({ 'node-1': nodeEntry({ serial, switch_port: RIG_PORT, disk_serial: 'S4EVNF0M123456', ...fields }) });
       return (await inventory.deviceByName('node-1'))!;
     },
     async close() {
