@@ -63,6 +63,8 @@ function workflow(name: string, extra: JsonObject = {}): JsonObject {
 const createWorkflow = (body: JsonObject, namespace = NS) =>
   api.createNamespacedCustomObject({ ...TINK, namespace, plural: 'workflows', body }) as Promise<JsonObject>;
 const getWorkflow = (name: string) => api.getNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name }) as Promise<JsonObject>;
+const patchWorkflow = (name: string, body: unknown, options?: Parameters<CustomObjectsApi['patchNamespacedCustomObject']>[1]) =>
+  api.patchNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name, body }, options) as Promise<JsonObject>;
 const meta = (o: JsonObject) => o.metadata as JsonObject;
 
 beforeAll(async () => {
@@ -343,19 +345,14 @@ describe('replace (PUT)', () => {
 describe('merge patch (RFC 7386)', () => {
   it('needs the merge-patch Content-Type: client-node sends application/json-patch+json by default', async () => {
     await createWorkflow(workflow('wf-default-patch'));
-    const { code, status } = await failure(
-      api.patchNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-default-patch', body: { spec: { templateRef: 'x' } } }),
-    );
+    const { code, status } = await failure(patchWorkflow('wf-default-patch', { spec: { templateRef: 'x' } }));
     expect([code, status.message]).toEqual([400, 'json: cannot unmarshal object into Go value of type jsonpatch.Patch']);
     expect(fake.requests.at(-1)?.contentType).toBe('application/json-patch+json');
   });
 
   it('null deletes, objects merge, arrays replace', async () => {
     await createWorkflow(workflow('wf-merge', { spec: { templateRef: 'provision', hardwareMap: { device_1: 'm1', disk: '/dev/sda' }, list: [1, 2, 3] } }));
-    const patched = (await api.patchNamespacedCustomObject(
-      { ...TINK, namespace: NS, plural: 'workflows', name: 'wf-merge', body: { spec: { hardwareMap: { disk: null, extra: 'x' }, list: [9] } } },
-      MERGE,
-    )) as JsonObject;
+    const patched = await patchWorkflow('wf-merge', { spec: { hardwareMap: { disk: null, extra: 'x' }, list: [9] } }, MERGE);
     expect(patched.spec).toEqual({ templateRef: 'provision', hardwareMap: { device_1: 'm1', extra: 'x' }, list: [9] });
     expect(meta(patched).generation).toBe(2);
     expect(fake.requests.at(-1)).toMatchObject({ verb: 'patch', resource: 'workflows', contentType: 'application/merge-patch+json', status: 200 });
@@ -365,10 +362,8 @@ describe('merge patch (RFC 7386)', () => {
     const created = await createWorkflow(workflow('wf-merge-rv'));
     const rv = meta(created).resourceVersion as string;
     const body = (templateRef: string) => ({ metadata: { resourceVersion: rv }, spec: { templateRef } });
-    await api.patchNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-merge-rv', body: body('first') }, MERGE);
-    const { code, status } = await failure(
-      api.patchNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-merge-rv', body: body('second') }, MERGE),
-    );
+    await patchWorkflow('wf-merge-rv', body('first'), MERGE);
+    const { code, status } = await failure(patchWorkflow('wf-merge-rv', body('second'), MERGE));
     expect([code, status.reason]).toEqual([409, 'Conflict']);
     expect(((await getWorkflow('wf-merge-rv')).spec as JsonObject).templateRef).toBe('first');
   });
@@ -377,21 +372,16 @@ describe('merge patch (RFC 7386)', () => {
 describe('JSON patch (RFC 6902)', () => {
   it('add, replace, remove and test', async () => {
     await createWorkflow(workflow('wf-jsonpatch'));
-    const patched = (await api.patchNamespacedCustomObject(
-      {
-        ...TINK,
-        namespace: NS,
-        plural: 'workflows',
-        name: 'wf-jsonpatch',
-        body: [
-          { op: 'test', path: '/spec/templateRef', value: 'provision' },
-          { op: 'replace', path: '/spec/templateRef', value: 'provision-image' },
-          { op: 'add', path: '/metadata/labels/fleet.example~1run', value: 'r7' },
-          { op: 'remove', path: '/spec/hardwareRef' },
-        ],
-      },
+    const patched = await patchWorkflow(
+      'wf-jsonpatch',
+      [
+        { op: 'test', path: '/spec/templateRef', value: 'provision' },
+        { op: 'replace', path: '/spec/templateRef', value: 'provision-image' },
+        { op: 'add', path: '/metadata/labels/fleet.example~1run', value: 'r7' },
+        { op: 'remove', path: '/spec/hardwareRef' },
+      ],
       JSON_PATCH,
-    )) as JsonObject;
+    );
     expect(patched.spec).toEqual({ templateRef: 'provision-image', hardwareMap: { device_1: '52:54:00:12:34:56' } });
     expect(meta(patched).labels).toEqual({ 'fleet.example/node': 'node-1', 'fleet.example/run': 'r7' });
   });
@@ -399,17 +389,12 @@ describe('JSON patch (RFC 6902)', () => {
   it('a failing test is 422 and changes nothing', async () => {
     const created = await createWorkflow(workflow('wf-jsonpatch-test'));
     const { code, status } = await failure(
-      api.patchNamespacedCustomObject(
-        {
-          ...TINK,
-          namespace: NS,
-          plural: 'workflows',
-          name: 'wf-jsonpatch-test',
-          body: [
-            { op: 'replace', path: '/spec/templateRef', value: 'x' },
-            { op: 'test', path: '/spec/hardwareRef', value: 'node-9' },
-          ],
-        },
+      patchWorkflow(
+        'wf-jsonpatch-test',
+        [
+          { op: 'replace', path: '/spec/templateRef', value: 'x' },
+          { op: 'test', path: '/spec/hardwareRef', value: 'node-9' },
+        ],
         JSON_PATCH,
       ),
     );
@@ -449,10 +434,7 @@ describe('the status subresource', () => {
       MERGE,
     )) as JsonObject;
 
-    const onlyStatus = (await api.patchNamespacedCustomObject(
-      { ...TINK, namespace: NS, plural: 'workflows', name: 'wf-main', body: { status: { state: 'STATE_SUCCESS' } } },
-      MERGE,
-    )) as JsonObject;
+    const onlyStatus = await patchWorkflow('wf-main', { status: { state: 'STATE_SUCCESS' } }, MERGE);
     expect(onlyStatus).toEqual(withStatus); // nothing to write: same resourceVersion
 
     const body = { ...withStatus, status: { state: 'STATE_FAILED' }, spec: { ...(withStatus.spec as JsonObject), templateRef: 'provision-image' } };
@@ -513,15 +495,10 @@ describe('delete', () => {
     const stillThere = await getWorkflow('wf-final');
     expect(stillThere).toEqual(marked);
 
-    const added = await failure(
-      api.patchNamespacedCustomObject(
-        { ...TINK, namespace: NS, plural: 'workflows', name: 'wf-final', body: { metadata: { finalizers: ['tinkerbell.org/cleanup', 'fleet.example/x'] } } },
-        MERGE,
-      ),
-    );
+    const added = await failure(patchWorkflow('wf-final', { metadata: { finalizers: ['tinkerbell.org/cleanup', 'fleet.example/x'] } }, MERGE));
     expect([added.code, added.status.reason]).toEqual([422, 'Invalid']);
 
-    await api.patchNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-final', body: { metadata: { finalizers: null } } }, MERGE);
+    await patchWorkflow('wf-final', { metadata: { finalizers: null } }, MERGE);
     expect((await failure(getWorkflow('wf-final'))).code).toBe(404);
   });
 
@@ -705,14 +682,9 @@ describe('faults and the request log', () => {
     await createWorkflow(workflow('wf-conflict'));
     fake.conflictNext(1, { resource: 'workflows' });
     await getWorkflow('wf-conflict');
-    const { code, status } = await failure(
-      api.patchNamespacedCustomObject({ ...TINK, namespace: NS, plural: 'workflows', name: 'wf-conflict', body: { spec: { templateRef: 'x' } } }, MERGE),
-    );
+    const { code, status } = await failure(patchWorkflow('wf-conflict', { spec: { templateRef: 'x' } }, MERGE));
     expect([code, status.message]).toEqual([409, `Operation cannot be fulfilled on workflows.tinkerbell.org "wf-conflict": ${CONFLICT_MESSAGE}`]);
-    const retried = (await api.patchNamespacedCustomObject(
-      { ...TINK, namespace: NS, plural: 'workflows', name: 'wf-conflict', body: { spec: { templateRef: 'x' } } },
-      MERGE,
-    )) as JsonObject;
+    const retried = await patchWorkflow('wf-conflict', { spec: { templateRef: 'x' } }, MERGE);
     expect((retried.spec as JsonObject).templateRef).toBe('x');
   });
 
