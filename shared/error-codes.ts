@@ -217,16 +217,17 @@ export const ERROR_CODES = {
   },
   'platform-cert-unreadable': {
     raisedBy: ['cli'],
-    meaning: 'fleet platform-cert cannot read the file it was given: check the path and its permissions.',
+    meaning: 'fleet platform-cert cannot read the file it was given, or fleet attest approve its --platform-cert file: check the path and its permissions.',
   },
   'platform-roots-invalid': {
     raisedBy: ['cli'],
     meaning:
-      "A file in fleet platform-cert's --roots directory is not an X.509 certificate (PEM or DER), or the directory holds none: keep only the platform certificate issuer's CA certificates there, roots and intermediates.",
+      "A file in fleet platform-cert's --roots or fleet attest approve's --platform-roots directory is not an X.509 certificate (PEM or DER), or the directory holds none: keep only the platform certificate issuer's CA certificates there, roots and intermediates.",
   },
   'platform-roots-unreadable': {
     raisedBy: ['cli'],
-    meaning: 'fleet platform-cert cannot read the --roots directory or a file in it: check the path and its permissions.',
+    meaning:
+      'fleet platform-cert cannot read its --roots directory, or fleet attest approve its --platform-roots directory, or a file in it: check the path and its permissions.',
   },
   'pe-unreadable': {
     raisedBy: ['cli'],

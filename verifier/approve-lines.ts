@@ -1,7 +1,8 @@
 /**
  * The lines `fleet attest approve` prints (approve.ts composes them for each waiting claim). What
- * an EK certificate and a chain say is evidence to weigh, shown beside the hashes; the closing
- * lines say, whatever it shows, that the lines approve nothing and the hashes must be compared.
+ * an EK certificate, a chain and a platform certificate say is evidence to weigh, shown beside the
+ * hashes; the closing lines say, whatever it shows, that the lines approve nothing and the hashes
+ * must be compared.
  */
 import { said } from '../shared/text/line-def.js';
 
@@ -65,6 +66,22 @@ export const APPROVE_LINES = {
     args: ['CA file', 'its subject'],
     text: (source, subject) => `      issued by ${source}: ${subject}`,
   }),
+  platformTie: said({
+    when: "with --platform-cert, when every check passed: which of its serials is the machine's, the claim's EK certificate its holder names, and that its holder, serial and chain verified",
+    args: ['platform, chassis or baseboard', 'serial', 'kind', 'EK hash', "EK certificate's issuer", "EK certificate's serial", 'root'],
+    text: (source, serial, kind, hash, issuer, ekSerial, root) =>
+      `  platform certificate: ties its ${source} serial ${serial} to the ${kind} EK certificate (issuer "${issuer}", serial ${ekSerial}) of EK ${hash}; verified: its holder, its serial, and its chain up to the root ${root}`,
+  }),
+  platformCheckFailed: said({
+    when: 'with --platform-cert, for each of its checks that failed (holder, serial, chain), and why; a delta certificate fails the holder check: its holder is its base certificate',
+    args: ['check', 'why'],
+    text: (check, why) => `  platform certificate: ${check} not verified: ${why}`,
+  }),
+  platformChainNotChecked: said({
+    when: 'with --platform-cert, without --platform-roots: its chain fails as not checked',
+    args: [],
+    text: () => "  platform certificate: chain not checked: give --platform-roots DIR, with the platform maker's CA certificates",
+  }),
   approvesNothing: said({
     when: "after the claim's EKs, always",
     args: [],
@@ -74,6 +91,12 @@ export const APPROVE_LINES = {
     when: 'next, when a chain verified',
     args: [],
     text: () => 'A verified chain says who made a TPM, not which machine it is in: compare the hashes all the same.',
+  }),
+  platformIsNoApproval: said({
+    when: 'next, when a platform certificate verified',
+    args: [],
+    text: () =>
+      "A verified platform certificate is its maker's signed word that the machine with this serial holds that EK certificate: evidence to weigh, which admission never reads. Compare the hashes all the same.",
   }),
   compare: said({
     when: 'next, always',

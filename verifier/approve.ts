@@ -2,6 +2,8 @@ import { type CaCertificate, type ChainResult, chainFailureText, validityAt, ver
 import { type EkCertificate, parseEkCertificate } from '../shared/ek-cert/ek-certificate.js';
 import { nameText } from '../shared/ek-cert/names.js';
 import { errorMessage } from '../shared/errors.js';
+import { holderNames, platformChecks, type SerialSource } from '../shared/platform-cert/checks.js';
+import type { PlatformCertificate } from '../shared/platform-cert/platform-certificate.js';
 import type { EkKind } from '../shared/wire/schemas.js';
 import { printable } from '../shared/text/terminal.js';
 import { APPROVE_LINES as L } from './approve-lines.js';
@@ -9,10 +11,22 @@ import type { Claim } from './state/claim.js';
 
 const FIELDS: Record<EkKind, string> = { rsa2048: 'approved_ek_rsa2048', eccp256: 'approved_ek_eccp256' };
 
-/** What the operator brings to a claim: the EK CA certificates of --ek-roots (null without it), and today. */
+/**
+ * What the operator brings to a claim: the EK CA certificates of --ek-roots (null without it), the
+ * platform certificate of --platform-cert (if given) with the CA certificates of --platform-roots
+ * (null without it), and today.
+ */
 export interface ApprovalEvidence {
   roots: CaCertificate[] | null;
+  platform?: { certificate: PlatformCertificate; roots: CaCertificate[] | null };
   at: Date;
+}
+
+/** An EK of the claim whose kept certificate reads. */
+interface CertifiedEk {
+  kind: EkKind;
+  hash: string;
+  cert: EkCertificate;
 }
 
 /**
@@ -21,12 +35,15 @@ export interface ApprovalEvidence {
  * them; then exactly the node entry's lines. It approves nothing and says so: a waiting claim
  * proves nothing, because another machine can send one with this serial, and a maker's
  * certificate says who made a TPM, not which machine it is in. Only a comparison with independent
- * evidence does. What the claimant sent is shown escaped (printable): it must not rewrite the
- * operator's terminal.
+ * evidence does; a platform certificate is such evidence only when its validated contents tie the
+ * claim's serial to one of the claim's EK certificates (its holder), verified up to the
+ * operator's roots, and even then admission never reads it. What the claimant sent, and what a
+ * certificate says, is shown escaped (printable): it must not rewrite the operator's terminal.
  */
 export function approvalLines(claim: Claim, evidence: ApprovalEvidence): string[] {
   const lines = [L.claim(claim.serial, claim.mac, claim.switchPort ?? L.noSwitchPort(), claim.peer, claim.at)];
   let verified = false;
+  const certified: CertifiedEk[] = [];
   for (const ek of claim.eks) {
     const c = ek.certificate;
     if (c === null) lines.push(L.noCertificate(ek.kind, ek.hash));
@@ -39,14 +56,18 @@ export function approvalLines(claim: Claim, evidence: ApprovalEvidence): string[
         lines.push(L.unreadableCertificate(ek.kind, ek.hash, errorMessage(err)));
         continue;
       }
+      certified.push({ kind: ek.kind, hash: ek.hash, cert });
       lines.push(...certificateLines(ek.kind, ek.hash, cert, evidence.at));
       const chain = evidence.roots && verifyChain(cert.cert, evidence.roots);
       lines.push(...chainLines(chain));
       verified ||= chain?.verified === true;
     }
   }
+  const tied = evidence.platform && platformLines(claim.serial, certified, evidence.platform.certificate, evidence.platform.roots);
+  if (tied) lines.push(...tied.lines);
   lines.push(L.approvesNothing());
   if (verified) lines.push(L.chainIsNoApproval());
+  if (tied?.verified) lines.push(L.platformIsNoApproval());
   lines.push(L.compare(), L.addLines());
   for (const ek of claim.eks) lines.push(L.binding(FIELDS[ek.kind], ek.hash));
   return lines.map(printable);
@@ -78,6 +99,27 @@ function chainLines(chain: ChainResult | null): string[] {
   if (chain === null) return [L.chainNotChecked()];
   const head = chain.verified ? L.chainVerified(chain.path.at(-1)!.source) : L.chainNotVerified(chainFailureText(chain.failure));
   return [head, ...chain.path.map((ca) => L.issuedBy(ca.source, nameText(ca.cert.subject)))];
+}
+
+/**
+ * What the platform certificate ties: the claim's EK certificate its holder names (none: the
+ * holder check fails), checked with the claim's serial and the chain to `roots`. One line when
+ * every check passed; else one for each that failed.
+ */
+function platformLines(serial: string, eks: CertifiedEk[], pc: PlatformCertificate, roots: CaCertificate[] | null): { lines: string[]; verified: boolean } {
+  const held = eks.find((ek) => holderNames(pc, ek.cert.cert)) ?? null;
+  const lines: string[] = [];
+  let source: SerialSource | null = null;
+  let root: string | null = null;
+  for (const c of platformChecks(pc, held?.cert.cert ?? null, serial, roots && verifyChain(pc.cert, roots))) {
+    if (!c.passed) lines.push(c.reason === 'chain-not-checked' ? L.platformChainNotChecked() : L.platformCheckFailed(c.check, c.message));
+    else if (c.check === 'serial') source = c.matched;
+    else if (c.check === 'chain') root = c.root;
+  }
+  // Every check passed, so the holder named one of the claim's EK certificates.
+  if (lines.length > 0 || !held || !source || !root) return { lines, verified: false };
+  const ek = held.cert.cert;
+  return { lines: [L.platformTie(source, serial.trim(), held.kind, held.hash, nameText(ek.issuer) || '(empty)', ek.serial, root)], verified: true };
 }
 
 /** Said first when more than one TPM claims the serial: at most one of them is the machine. */

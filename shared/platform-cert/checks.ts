@@ -9,7 +9,7 @@ export type SerialSource = 'platform' | 'chassis' | 'baseboard';
 /** What a platform certificate must show for a machine to be the platform it certifies, each check passed or failed with its typed reason and its words. */
 export type PlatformCheck = { message: string } & (
   | { check: 'holder'; passed: true }
-  | { check: 'holder'; passed: false; reason: 'delta-certificate' | 'holder-issuer-differs' | 'holder-serial-differs' }
+  | { check: 'holder'; passed: false; reason: 'delta-certificate' | 'holder-issuer-differs' | 'holder-serial-differs' | 'holder-not-presented' }
   | { check: 'serial'; passed: true; matched: SerialSource }
   | { check: 'serial'; passed: false; reason: 'no-serial' | 'serial-differs' }
   | { check: 'chain'; passed: true; root: string }
@@ -30,24 +30,29 @@ const serialOf = (s: string | null): string | null => {
 /** How a chain failure names the certificate verified. */
 export const PLATFORM_CERTIFICATE = 'the platform certificate';
 
+/** Whether the certificate's holder names this EK certificate: its issuer, in any RDN order, and its serial. */
+export const holderNames = (pc: PlatformCertificate, ek: Pick<X509, 'issuer' | 'serial'>): boolean =>
+  pc.cert.holder.serial === ek.serial && sameName(pc.cert.holder.issuer, ek.issuer);
+
 /**
  * Checks a platform certificate against the machine that presents it, failing closed: its holder
- * is the EK certificate the TPM presented (issuer, in any RDN order, and serial; a delta
- * certificate's holder is its base certificate, so it fails here); one of its serials (platform,
- * chassis, baseboard; placeholders count as none) equals the claimed SMBIOS serial exactly, spaces
- * around either aside (HIRS ignores case; fleet's serials are exact); and its signature verifies up
- * to a root of the operator's (verifyChain's result; null when it was not checked).
+ * is the EK certificate the TPM presented (issuer, in any RDN order, and serial; `ek` null: none of
+ * the TPM's is the one it names; a delta certificate's holder is its base certificate, so it fails
+ * here); one of its serials (platform, chassis, baseboard; placeholders count as none) equals the
+ * claimed SMBIOS serial exactly, spaces around either aside (HIRS ignores case; fleet's serials
+ * are exact); and its signature verifies up to a root of the operator's (verifyChain's result;
+ * null when it was not checked).
  */
 export function platformChecks(
   pc: PlatformCertificate,
-  ek: Pick<X509, 'issuer' | 'serial'>,
+  ek: Pick<X509, 'issuer' | 'serial'> | null,
   claimedSerial: string,
   chain: ChainResult | null,
 ): PlatformCheck[] {
   return [holderCheck(pc, ek), serialCheck(pc, claimedSerial), chainCheck(chain)];
 }
 
-function holderCheck(pc: PlatformCertificate, ek: Pick<X509, 'issuer' | 'serial'>): PlatformCheck {
+function holderCheck(pc: PlatformCertificate, ek: Pick<X509, 'issuer' | 'serial'> | null): PlatformCheck {
   const holder = pc.cert.holder;
   const named = `${nameText(holder.issuer) || '(an empty name)'}, serial ${holder.serial}`;
   if (pc.kind === 'delta') {
@@ -56,6 +61,14 @@ function holderCheck(pc: PlatformCertificate, ek: Pick<X509, 'issuer' | 'serial'
       passed: false,
       reason: 'delta-certificate',
       message: `a delta platform certificate's holder (${named}) is its base platform certificate, not an EK certificate`,
+    };
+  }
+  if (ek === null) {
+    return {
+      check: 'holder',
+      passed: false,
+      reason: 'holder-not-presented',
+      message: `its holder is the EK certificate ${named}, which is none of those the TPM presented`,
     };
   }
   if (holder.serial !== ek.serial) {
