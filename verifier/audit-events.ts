@@ -32,7 +32,7 @@ export const AUDIT_EVENTS = {
       switchPort: 'the switch port the LLDP frame named, or null',
       secureBoot: 'Secure Boot as the event log shows it: true, false or null (unknown)',
       bootImage:
-        "what PCR 4 says booted: `last`, the last digest extended into it (what a class's `hookos_images` is checked against), and `applications`, the digests the log calls boot applications",
+        "what PCR 4 says booted: `last`, the last image digest extended into it (what a class's `hookos_images` is checked against), and `applications`, the digests the log calls boot applications",
       notes: "what the event log's replay noticed that did not refuse it",
     },
   },

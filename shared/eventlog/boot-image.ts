@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EventLog } from './log.js';
 import { EV_EFI_BOOT_SERVICES_APPLICATION, EV_NO_ACTION } from './types.js';
 
@@ -6,9 +7,12 @@ export const BOOT_CODE_PCR = 4;
 
 /**
  * What PCR 4 says of the image that booted, in the SHA-256 bank. A quote proves the digests
- * extended into PCR 4 and their order, not the event types beside them, so `last` is the last
- * digest extended, whatever its event claims to be: the image running now, or the kernel its
- * stub loaded. `applications` are the digests the log calls boot applications, for the audit.
+ * extended into PCR 4 and their order, not the event types or data beside them. So the image is
+ * read from the digests alone: `last` is the last one that is not the hash of its own event's
+ * data, which a separator's and an EFI action's are and an image's (its Authenticode digest) is
+ * not, and no one can make an image whose digest is the hash of data they chose. It is the image
+ * running now, or the kernel its stub loaded. `applications` are the digests the log calls boot
+ * applications, for the audit.
  */
 export interface BootImage {
   last: string | null;
@@ -24,8 +28,8 @@ export function bootImage(log: EventLog): BootImage {
     const digest = log.digestOf(i, bank);
     if (!digest) continue;
     const hex = Buffer.from(digest).toString('hex');
-    out.last = hex;
     if (log.typeOf(i) === EV_EFI_BOOT_SERVICES_APPLICATION) out.applications.push(hex);
+    if (createHash('sha256').update(log.dataOf(i)).digest('hex') !== hex) out.last = hex;
   }
   return out;
 }

@@ -16,6 +16,7 @@ const LONGEST_FIRST = [
   'fresh-machine',
   'decoy-disks',
   'secure-boot',
+  'measured-boot',
   'no-switch-port',
   'unapproved-tpm',
 ];

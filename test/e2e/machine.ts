@@ -11,6 +11,7 @@ import { patternedDisk, sha256File } from './disks.js';
 import { OVMF_VARS } from './host-tools.js';
 import type { E2eRun, TpmTemplate } from './manifest.js';
 import type { BootSource, DiskSpec, MachineSpec } from './qemu-args.js';
+import { buildUki } from './parts/uki.js';
 import { layoutEsp, SECURE_BOOT_FIRMWARE } from './secure-boot-esp.js';
 import { startBoot, type RunningBoot } from './vm.js';
 
@@ -47,6 +48,12 @@ export class Machine {
   rtcBase: string | undefined;
   /** Its RAM: image-to-disk holds an image in what HookOS's 1 GiB and its Docker engine leave. */
   memoryMiB = GUEST_MIB;
+  /**
+   * Boot HookOS as a UKI from an ESP, as the lab's iPXE chain loads one, rather than by QEMU's
+   * -kernel, which rewrites the kernel's setup header: the firmware then measures the very file
+   * `fleet hookos digest` reads.
+   */
+  hookosAsUki = false;
 
   private constructor(
     readonly dir: string,
@@ -88,8 +95,24 @@ export class Machine {
     return `console=ttyS0 loglevel=4 panic=-1 no_timer_check fleet_attest_url=${GUEST_VERIFIER_URL} fleet_ntp_server=10.0.2.2:${s.ntpPort} BOOTIF=01-${this.mac.replace(/:/g, '-')}`;
   }
 
-  /** The run's kernel and initrd with this command line: QEMU loads them, or grub does from an ESP. */
+  /** The HookOS UKI its last boot booted from (with hookosAsUki). */
+  get uki(): string {
+    return join(this.dir, 'hookos.efi');
+  }
+
+  /** The run's kernel and initrd with this command line: QEMU loads them, or the firmware a UKI of them, or grub from an ESP. */
   private async bootSource(run: E2eRun, append: string, workDir: string): Promise<BootSource> {
+    if (this.firmware === 'plain' && this.hookosAsUki) {
+      const dir = join(workDir, 'esp');
+      mkdirSync(join(dir, 'EFI/BOOT'), { recursive: true });
+      buildUki(
+        { stub: run.installedImage.stub, kernel: run.vmlinuz, initrd: run.initrd, cmdline: append, osRelease: 'NAME="HookOS (fleet e2e)"\n' },
+        this.uki,
+        workDir,
+      );
+      copyFileSync(this.uki, join(dir, 'EFI/BOOT/BOOTX64.EFI'));
+      return { kind: 'esp-folder', dir };
+    }
     if (this.firmware === 'plain') return { kind: 'kernel', kernel: run.vmlinuz, initrd: run.initrd, append };
     const dir = join(workDir, 'esp');
     await layoutEsp({ loaders: run.signedLoaders, kernel: run.vmlinuz, initrd: run.initrd, cmdline: append, espDir: dir });

@@ -22,8 +22,8 @@ export interface MeasuredBoot {
 
 /**
  * Why this boot may not receive a code under its class's policy, or null. Pure. The image is the
- * last digest extended into PCR 4 (the quote proves it; an event's type it does not), so an image
- * that loads another after it is judged by what it loaded.
+ * last image digest extended into PCR 4 (boot-image.ts), so an image that loads another after it
+ * is judged by what it loaded.
  */
 export function bootRefusal(policy: BootPolicy, boot: MeasuredBoot): string | null {
   if (policy.secureBoot === 'required' && boot.secureBoot !== true) return boot.secureBoot === false ? BOOT_WHY.secureBootOff() : BOOT_WHY.secureBootUnknown();

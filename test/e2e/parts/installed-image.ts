@@ -33,6 +33,8 @@ export interface InstalledImage {
   bytes: number;
   /** Its UKI alone: the boot loader the Talos installer double installs, so a Talos disk boots the same first boot. */
   uki: string;
+  /** systemd's EFI stub its UKI is built on (a HookOS UKI is built on it too). */
+  stub: string;
 }
 
 const INIT = fileURLToPath(new URL('../guest/first-boot-init.sh', import.meta.url));
@@ -94,7 +96,7 @@ export function prepareInstalledImage(cacheDir: string, kernel: Kernel): Install
     if (/^installed-[0-9a-f]{16}\.(raw|efi)$/.test(f) && p !== out && p !== ukiOut && now.getTime() - statSync(p).mtimeMs > UNUSED_MS) rmSync(p);
   }
   const body = readFileSync(out);
-  return { file: out, sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length, uki: ukiOut };
+  return { file: out, sha256: createHash('sha256').update(body).digest('hex'), bytes: body.length, uki: ukiOut, stub };
 }
 
 /** busybox, the modules in load order, /init and the fetch script, as an uncompressed newc cpio. */
