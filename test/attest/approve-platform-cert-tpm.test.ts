@@ -1,0 +1,166 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { ATTEST_LINES } from '../../agent/attest/lines.js';
+import { runAttestation } from '../../agent/attest/run.js';
+import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { parseX509 } from '../../shared/ek-cert/certificate.js';
+import { nameText } from '../../shared/ek-cert/names.js';
+import { Tpm } from '../../shared/tpm/client.js';
+import { SocketTransport } from '../../shared/tpm/transport.js';
+import { APPROVE_LINES as L } from '../../verifier/approve-lines.js';
+import { fleetCli } from '../fleet-cli.js';
+import { type FleetServe, startFleetServe } from '../fleet-serve.js';
+import { matching } from '../line-pattern.js';
+import { buildLldpFrame } from '../lldp/frame.js';
+import { issuePlatformCertificate, makeTestCa, type PlatformFields, type TestCa } from '../platform-cert-issuer.js';
+import { simulateBoot } from '../swtpm/boot.js';
+import { copyTpmState, goldenTpm, type ProvisionedTpm } from '../swtpm/provision.js';
+import { BOOT_LOG, RIG_CATALOGUE, RIG_PORT } from '../swtpm/rig.js';
+import { type RunningSwtpm, startSwtpm } from '../swtpm/swtpm.js';
+
+/**
+ * A machine whose maker shipped a platform certificate for it: its swtpm TPM attests against
+ * `fleet serve`, the serial unknown to the nodes file, so the claim waits; `fleet attest approve
+ * --platform-cert` then says the certificate ties the machine's serial to its RSA EK certificate,
+ * verified up to the maker's CA, and refuses, each with its reason, one that names another serial,
+ * one issued for another machine's EK certificate, and one checked against another CA. Whatever
+ * it says, the lines approve nothing.
+ */
+const SERIAL = 'SN-PLATFORM-1';
+
+let dir: string;
+let provisioned: ProvisionedTpm;
+let swtpm: RunningSwtpm;
+let tpm: Tpm;
+let fleetd: FleetServe;
+let stateDir: string;
+/** The maker's CA certificate as --platform-roots takes it, and the platform certificate it issued for the machine. */
+let roots: string;
+let pcPath: string;
+const maker = makeTestCa('Fleet Test Platform CA');
+
+/** A directory holding `ca`'s certificate, as --platform-roots takes it. */
+async function rootsOf(name: string, ca: TestCa): Promise<string> {
+  const roots = join(dir, name);
+  await mkdir(roots);
+  await writeFile(join(roots, 'platform-ca.pem'), ca.pem);
+  return roots;
+}
+
+/** A platform certificate `maker` issues for `ekCertificate`, written as a file. */
+async function platformCertificate(name: string, ekCertificate: Uint8Array, fields: Partial<PlatformFields> = {}): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, issuePlatformCertificate(maker, ekCertificate, { platformSerial: SERIAL, ...fields }));
+  return path;
+}
+
+/** `fleet attest approve` for the machine with these options: its lines, once it exited 0. */
+async function approve(...options: string[]): Promise<string[]> {
+  const run = await fleetCli('attest', 'approve', SERIAL, '--state', stateDir, ...options);
+  expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
+  return run.stdout.trimEnd().split('\n');
+}
+
+const platformPart = (lines: string[]) => lines.filter((l) => l.startsWith('  platform certificate: '));
+const closing = (lines: string[]) => lines.slice(lines.indexOf(L.approvesNothing()));
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'fleet-approve-pc-'));
+  provisioned = await copyTpmState(await goldenTpm('a'), join(dir, 'tpm'));
+  swtpm = await startSwtpm(provisioned.stateDir);
+  tpm = new Tpm(await SocketTransport.connect({ path: swtpm.socketPath }));
+  const eventLog = new Uint8Array(await readFile(BOOT_LOG));
+  await simulateBoot(tpm, eventLog);
+  const nodesPath = join(dir, 'nodes.yaml');
+  stateDir = join(dir, 'state');
+  await writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: {} }));
+  fleetd = await startFleetServe(['--nodes', nodesPath, '--state', stateDir, '--listen', '127.0.0.1:0', '--syslog-listen', 'off']);
+  const said: string[] = [];
+  await runAttestation({
+    tpm,
+    client: { baseUrl: fleetd.url },
+    boot: {
+      serial: SERIAL,
+      mac: '52:54:00:12:34:56',
+      bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
+      uuid: null,
+      eventLog,
+      lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
+    },
+    installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
+    say: (l) => said.push(l),
+    tries: 1,
+  });
+  expect(said).toEqual([expect.stringMatching(matching(ATTEST_LINES.failed, 'pending-approval', /.*/))]);
+  roots = await rootsOf('roots', maker);
+  pcPath = await platformCertificate('pc.der', provisioned.ekCertRsaDer);
+}, 120_000);
+
+afterAll(async () => {
+  await fleetd?.stop();
+  await tpm?.close();
+  await swtpm?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("fleet attest approve --platform-cert on a waiting claim of swtpm's TPM", () => {
+  it("says a certificate of the machine's maker ties its serial to its RSA EK certificate, verified, and approves nothing", async () => {
+    const ek = parseX509(provisioned.ekCertRsaDer);
+    const hashes = { rsa2048: ekHashOfCertificate(provisioned.ekCertRsaDer), eccp256: ekHashOfCertificate(provisioned.ekCertEccDer) };
+    const lines = await approve('--platform-cert', pcPath, '--platform-roots', roots);
+    expect(platformPart(lines)).toEqual([L.platformTie('platform', SERIAL, 'rsa2048', hashes.rsa2048, nameText(ek.issuer), ek.serial, 'platform-ca.pem')]);
+    expect(nameText(ek.issuer)).toBe('CN=swtpm-localca');
+    expect(closing(lines)).toEqual([
+      L.approvesNothing(),
+      L.platformIsNoApproval(),
+      L.compare(),
+      L.addLines(),
+      L.binding('approved_ek_rsa2048', hashes.rsa2048),
+      L.binding('approved_ek_eccp256', hashes.eccp256),
+    ]);
+  });
+
+  it('refuses one that names another serial, saying which it names', async () => {
+    const lines = await approve(
+      '--platform-cert',
+      await platformCertificate('other-serial.der', provisioned.ekCertRsaDer, { platformSerial: 'SN-PLATFORM-2' }),
+      '--platform-roots',
+      roots,
+    );
+    expect(platformPart(lines)).toEqual([L.platformCheckFailed('serial', `the machine's serial ${SERIAL} is none of its serials (platform SN-PLATFORM-2)`)]);
+    expect(closing(lines)).not.toContain(L.platformIsNoApproval());
+  });
+
+  it("refuses one issued for another machine's EK certificate, of the same maker's CA", async () => {
+    const other = (await goldenTpm('b')).ekCertRsaDer;
+    const held = parseX509(other);
+    expect(nameText(held.issuer)).toBe('CN=swtpm-localca');
+    const lines = await approve('--platform-cert', await platformCertificate('other-holder.der', other), '--platform-roots', roots);
+    expect(platformPart(lines)).toEqual([
+      L.platformCheckFailed('holder', `its holder is the EK certificate CN=swtpm-localca, serial ${held.serial}, which is none of those the TPM presented`),
+    ]);
+    expect(closing(lines)).not.toContain(L.platformIsNoApproval());
+  });
+
+  it('refuses one checked against another CA of the same name, and says its chain was not checked without roots', async () => {
+    const lines = await approve('--platform-cert', pcPath, '--platform-roots', await rootsOf('impostor-roots', makeTestCa('Fleet Test Platform CA')));
+    expect(platformPart(lines)).toEqual([
+      L.platformCheckFailed(
+        'chain',
+        'platform-ca.pem is named CN=Fleet Test Platform CA, the issuer of the platform certificate, but its key does not verify the signature',
+      ),
+    ]);
+    expect(closing(lines)).not.toContain(L.platformIsNoApproval());
+    expect(platformPart(await approve('--platform-cert', pcPath))).toEqual([L.platformChainNotChecked()]);
+  });
+
+  it('stops before it prints when the certificate does not read', async () => {
+    await writeFile(join(dir, 'cut.der'), (await readFile(pcPath)).subarray(0, 100));
+    const cut = await fleetCli('attest', 'approve', SERIAL, '--state', stateDir, '--platform-cert', join(dir, 'cut.der'));
+    expect(cut).toMatchObject({ code: 1, stdout: '' });
+    expect(cut.stderr).toMatch(/^fleet: --platform-cert \S+cut\.der: .*\[platform-cert-malformed\]\n$/);
+  });
+});
