@@ -24,6 +24,11 @@ const COMMANDS: Record<string, Command> = {
     summary: 'print a waiting claim, its EK certificates and the EK binding lines: fleet attest approve SERIAL --state DIR [--ek-roots DIR]',
     load: () => import('./commands/attest.js'),
   },
+  status: {
+    summary:
+      'one line per device: its status, verdict, switch port, desired_action, run and last journal line: fleet status --nodes FILE --state DIR [--kubeconfig FILE] [--watch] [--json]',
+    load: () => import('./commands/status.js'),
+  },
   inventory: {
     summary: 'check a nodes file, show a device, set desired_action: fleet inventory check|show|action ...',
     load: () => import('./commands/inventory.js'),

@@ -18,7 +18,7 @@ import { NetBoxInventory } from '../../verifier/inventory/netbox/netbox-inventor
 import { NetBoxClient } from '../../verifier/netbox/client.js';
 import { openDatabase, type Db } from '../../verifier/state/database.js';
 import type { DockerLab } from '../docker/lab.js';
-import { fleetCli } from '../fleet-cli.js';
+import { type CliRun, fleetCli } from '../fleet-cli.js';
 import { startFleetServe, type FleetServe } from '../fleet-serve.js';
 import { TERRAFORM } from '../inventory/netbox-fixture.js';
 import { classInputs } from '../install/talos-fixture.js';
@@ -174,6 +174,16 @@ export class Lab {
   async restart(): Promise<void> {
     const port = new URL(this.fleetd.url).port;
     this.fleetd = await startFleetServe(this.args.map((a) => (a === '127.0.0.1:0' ? `127.0.0.1:${port}` : a)));
+  }
+
+  /** fleetd's own inventory and Tinkerbell options, which `fleet status` takes as an operator beside it gives them. */
+  get statusArgs(): string[] {
+    const shared = new Set(['--state', '--nodes', '--netbox-url', '--netbox-token-file', '--binding-author', '--classes', '--kubeconfig', '--namespace']);
+    return this.args.flatMap((a, i) => (shared.has(a) ? [a, this.args[i + 1]!] : []));
+  }
+
+  fleetStatus(...extra: string[]): Promise<CliRun> {
+    return fleetCli('status', ...this.statusArgs, ...extra);
   }
 
   async device(): Promise<Device> {

@@ -120,8 +120,11 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
   };
 }
 
+/** The options that name the inventory, which fleet serve and fleet status share. */
+type InventoryOptionName = Extract<ServeOptionName, 'nodes' | 'netbox-url' | 'netbox-token-file' | 'binding-author' | 'classes' | 'node-network'>;
+
 /** Exactly one inventory: the embedded nodes file, or NetBox with its token. */
-function inventoryConfig(str: (name: ServeOptionName) => string | undefined): InventoryConfig {
+export function inventoryConfig(str: (name: InventoryOptionName) => string | undefined): InventoryConfig {
   const nodes = str('nodes');
   const url = str('netbox-url');
   if (nodes && url) throw new FleetError('usage', 'name one inventory: --nodes or --netbox-url, not both');
