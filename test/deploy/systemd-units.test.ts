@@ -73,6 +73,9 @@ function documentedExposure(unit: UnitFile): number {
   return Number(m[1]);
 }
 
+/** How the README names each unit beside its exposure. */
+const README_NAME: Record<string, string> = { 'fleetd.service': 'fleetd', 'fleet-syslog.service': 'the syslog receiver' };
+
 /** Ports below 1024 need CAP_NET_BIND_SERVICE; nothing else a unit runs needs a capability. */
 const neededCapabilities = (ports: number[]): string[] => (ports.some((p) => p < 1024) ? ['CAP_NET_BIND_SERVICE'] : []);
 
@@ -91,6 +94,7 @@ describe.each(UNITS.map((u) => [u.unit.name, u] as const))('%s', (_name, { unit,
     expect(exposure).toBeLessThanOrEqual(MAX_EXPOSURE);
     expect(m![2]).toBe('OK');
     expect(exposure, 'docs/operations.md states another exposure').toBe(documentedExposure(unit));
+    expect(readFileSync(join(REPO, 'README.md'), 'utf8'), 'the README states another exposure').toContain(`${exposure} for ${README_NAME[unit.name]}`);
   });
 
   it(`runs the installed bundle's ${command} command`, () => {
@@ -160,8 +164,10 @@ describe('fleetd.service', () => {
 
   it('reads every secret from its credentials, and loads no credential it does not read', () => {
     const dir = credentialsDir(fleetd);
-    const secrets = ['netbox-token-file', 'kubeconfig', 'target-kubeconfig', 'cert', 'key'].map((o) => given(args(), o));
+    const secrets = ['netbox-token-file', 'kubeconfig', 'target-kubeconfig'].map((o) => given(args(), o));
     for (const s of secrets) expect(s?.startsWith(`${dir}/`), `${s} is not a credential`).toBe(true);
+    // The TLS pair is read from its files, so a renewal reaches fleetd without a restart (which drops waiting configs).
+    for (const o of ['cert', 'key']) expect(given(args(), o), `--${o}`).toMatch(/^\/etc\/fleetd\/tls\/tls\.(crt|key)$/);
     const named = args()
       .filter((a) => a.startsWith(`${dir}/`))
       .map((a) => a.slice(dir.length + 1));
