@@ -14,11 +14,10 @@ import { APPROVE_LINES as L } from '../../verifier/approve-lines.js';
 import { fleetCli } from '../fleet-cli.js';
 import { type FleetServe, startFleetServe } from '../fleet-serve.js';
 import { matching } from '../line-pattern.js';
-import { buildLldpFrame } from '../lldp/frame.js';
 import { issuePlatformCertificate, makeTestCa, type PlatformFields, type TestCa } from '../platform-cert-issuer.js';
 import { simulateBoot } from '../swtpm/boot.js';
 import { copyTpmState, goldenTpm, type ProvisionedTpm } from '../swtpm/provision.js';
-import { BOOT_LOG, RIG_CATALOGUE, RIG_PORT } from '../swtpm/rig.js';
+import { BOOT_LOG, RIG_CATALOGUE, rigBoot } from '../swtpm/rig.js';
 import { type RunningSwtpm, startSwtpm } from '../swtpm/swtpm.js';
 
 /**
@@ -82,14 +81,7 @@ beforeAll(async () => {
   await runAttestation({
     tpm,
     client: { baseUrl: fleetd.url },
-    boot: {
-      serial: SERIAL,
-      mac: '52:54:00:12:34:56',
-      bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
-      uuid: null,
-      eventLog,
-      lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
-    },
+    boot: rigBoot(SERIAL, eventLog),
     installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
     say: (l) => said.push(l),
     tries: 1,

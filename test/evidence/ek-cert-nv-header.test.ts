@@ -14,11 +14,11 @@ import { APPROVE_LINES as L } from '../../verifier/approve-lines.js';
 import { fleetCli } from '../fleet-cli.js';
 import { type FleetServe, startFleetServe } from '../fleet-serve.js';
 import { matching } from '../line-pattern.js';
-import { buildLldpFrame } from '../lldp/frame.js';
 import { TESTDATA } from '../testdata.js';
 import { simulateBoot } from '../swtpm/boot.js';
 import { copyTpmState, goldenTpm, type ProvisionedTpm } from '../swtpm/provision.js';
-import { BOOT_LOG, RIG_CATALOGUE, RIG_PORT } from '../swtpm/rig.js';
+import { BOOT_LOG, RIG_CATALOGUE, rigBoot } from '../swtpm/rig.js';
+import { nodeEntry } from '../node-entry.js';
 import { type RunningSwtpm, startSwtpm } from '../swtpm/swtpm.js';
 import { tpm2 } from '../swtpm/tpm2-tools.js';
 
@@ -52,17 +52,7 @@ function storedInNv(der: Buffer): Buffer {
 }
 
 async function writeNodes(approved: Record<string, string>): Promise<void> {
-  const node = {
-    model: 'm720q',
-    serial: SERIAL,
-    class: 'worker',
-    switch_port: RIG_PORT,
-    address: '10.0.1.11/24',
-    bmc_type: 'amt',
-    disk: '/dev/nvme0n1',
-    disk_serial: 'S4EVNF0M123456',
-    ...approved,
-  };
+  const node = nodeEntry({ serial: SERIAL, disk_serial: 'S4EVNF0M123456', ...approved });
   await writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': node } }));
 }
 
@@ -71,14 +61,7 @@ async function attest(): Promise<string[]> {
   await runAttestation({
     tpm,
     client: { baseUrl: fleetd.url },
-    boot: {
-      serial: SERIAL,
-      mac: '52:54:00:12:34:56',
-      bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
-      uuid: null,
-      eventLog,
-      lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
-    },
+    boot: rigBoot(SERIAL, eventLog),
     installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
     say: (l) => lines.push(l),
     tries: 1,

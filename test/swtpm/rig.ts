@@ -88,6 +88,18 @@ export interface RigOptions {
   target?: TargetCluster;
 }
 
+/** The boot facts of the rig's machine: its MAC and boot id, the firmware's log, the switch's LLDP frame for RIG_PORT. */
+export function rigBoot(serial: string, eventLog: Uint8Array): BootFacts {
+  return {
+    serial,
+    mac: '52:54:00:12:34:56',
+    bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
+    uuid: null,
+    eventLog,
+    lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
+  };
+}
+
 /** A verifier on loopback, a swtpm that has "booted" a recorded firmware log, and the agent's boot facts. */
 export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const dir = await mkdtemp(join(tmpdir(), 'fleet-rig-'));
@@ -136,14 +148,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     nodesPath,
     stateDir,
     audits,
-    boot: {
-      serial,
-      mac: '52:54:00:12:34:56',
-      bootId: '0f2b9c4e-5d6a-4b7c-8d9e-0a1b2c3d4e5f',
-      uuid: '4c4c4544-0031-4a10-8052-b4c04f4e3132',
-      eventLog,
-      lldp: buildLldpFrame({ chassisMac: '24:5a:4c:00:00:01', portId: RIG_PORT, systemName: 'usw-rack-1' }),
-    },
+    boot: { ...rigBoot(serial, eventLog), uuid: '4c4c4544-0031-4a10-8052-b4c04f4e3132' },
     installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
     writeNodes,
     runUnderWay(kind) {
