@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { attestOnce, buildReport, finishRequest, startRequest } from '../agent/attest/attest-once.js';
 import { AttestationKeys } from '../agent/tpm/attestation-keys.js';
-import { ekHashOfCertificate } from '../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../shared/ek-cert/ek-certificate.js';
 import { Tpm } from '../shared/tpm/client.js';
 import { SocketTransport } from '../shared/tpm/transport.js';
 import type { StartRequest } from '../shared/wire/schemas.js';

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BootFacts } from '../agent/attest/attest-once.js';
-import { ekHashOfCertificate } from '../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../shared/ek-cert/ek-certificate.js';
 import { Tpm } from '../shared/tpm/client.js';
 import { SocketTransport } from '../shared/tpm/transport.js';
 import { simulateBoot } from '../test/swtpm/boot.js';

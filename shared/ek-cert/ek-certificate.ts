@@ -34,3 +34,8 @@ export function parseEkCertificate(bytes: Uint8Array): EkCertificate {
     assertions: securityAssertions(cert),
   };
 }
+
+/** The EK hash of the key an EK certificate certifies, in any form parseEkCertificate reads (ek-cert-malformed when it does not). */
+export function ekHashOfCertificate(cert: Uint8Array | string): string {
+  return parseEkCertificate(typeof cert === 'string' ? Buffer.from(cert) : cert).ekHash;
+}

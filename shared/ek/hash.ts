@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { parseEkCertificate } from '../ek-cert/ek-certificate.js';
 import { spkiDer, type TpmtPublic } from '../tpm/public.js';
 
 /**
@@ -14,11 +13,6 @@ export function ekHashOfSpki(spki: Uint8Array): string {
 
 export function ekHash(ek: TpmtPublic): string {
   return ekHashOfSpki(spkiDer(ek));
-}
-
-/** The EK hash of the key an EK certificate certifies, in any form parseEkCertificate reads (ek-cert-malformed when it does not). */
-export function ekHashOfCertificate(cert: Uint8Array | string): string {
-  return parseEkCertificate(typeof cert === 'string' ? Buffer.from(cert) : cert).ekHash;
 }
 
 /** What an approved hash must look like: 64 lowercase hex characters (the runbook's plan check). */

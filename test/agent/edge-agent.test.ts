@@ -12,7 +12,7 @@ import { LLDP_LINES } from '../../agent/lldp/lines.js';
 import { matching } from '../line-pattern.js';
 import { buildAgent } from '../../scripts/build.js';
 import { stringify } from 'yaml';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { readAttestedMarker } from '../../shared/worker/marker.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { buildLldpFrame } from '../lldp/frame.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { runAttestation } from '../../agent/attest/run.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { buildLldpFrame } from '../lldp/frame.js';
 import { goldenTpm } from '../swtpm/provision.js';
 import { RIG_PORT, startRig, type Rig, type RigOptions } from '../swtpm/rig.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseX509 } from '../../shared/ek-cert/certificate.js';
 import type { CaCertificate } from '../../shared/ek-cert/chain.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { pemCertificates } from '../../shared/ek-cert/pem.js';
 import { unwrapStored } from '../../shared/ek-cert/stored.js';
 import { printable } from '../../shared/text/terminal.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { runAttestation } from '../../agent/attest/run.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { parseX509 } from '../../shared/ek-cert/certificate.js';
 import { nameText } from '../../shared/ek-cert/names.js';
 import { Tpm } from '../../shared/tpm/client.js';

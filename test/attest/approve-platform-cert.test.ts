@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { parseX509 } from '../../shared/ek-cert/certificate.js';
 import type { CaCertificate } from '../../shared/ek-cert/chain.js';
 import { nameText } from '../../shared/ek-cert/names.js';

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAttestation } from '../../agent/attest/run.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { AttestationService } from '../../verifier/attest/service.js';
 import { installCodeHash } from '../../verifier/install/code.js';
 import { buildServer, listen } from '../../verifier/http/server.js';

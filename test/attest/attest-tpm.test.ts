@@ -9,7 +9,7 @@ import { runAttestation } from '../../agent/attest/run.js';
 import { postJson } from '../../agent/attest/verifier-client.js';
 import { AttestationKeys } from '../../agent/tpm/attestation-keys.js';
 import { ByteWriter } from '../../shared/bytes/writer.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { TPM_ALG, TPM_CC } from '../../shared/tpm/constants.js';
 import { marshalPublic } from '../../shared/tpm/public.js';
 import { TpmError } from '../../shared/tpm/rc.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { buildActions } from '../../images/tink-reprovision-tools/build.js';
 import { buildAgent } from '../../scripts/build.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { DockerEngine } from '../docker/engine.js';
 import { pushInstallerImages, type InstallerImages } from '../docker/installer-image.js';
 import { Registry } from '../docker/registry.js';

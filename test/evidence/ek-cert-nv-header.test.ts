@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { runAttestation } from '../../agent/attest/run.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { Tpm } from '../../shared/tpm/client.js';
 import { EK_INDEX } from '../../shared/tpm/constants.js';
 import { SocketTransport } from '../../shared/tpm/transport.js';

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EK_HASH_PATTERN, ekHash, ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { EK_HASH_PATTERN, ekHash } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { parsePublic } from '../../shared/tpm/public.js';
 
 interface Vector {

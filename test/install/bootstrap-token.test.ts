@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { parse } from 'yaml';
 import { runAttestation } from '../../agent/attest/run.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { TargetClusterClient } from '../../verifier/kube/target-cluster.js';
 import { FakeKube } from '../kube/fake-kube.js';
 import { goldenTpm } from '../swtpm/provision.js';

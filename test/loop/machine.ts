@@ -18,7 +18,7 @@ import { imageToDisk } from '../../images/tink-reprovision-tools/image/image-to-
 import { install } from '../../images/tink-reprovision-tools/install/install.js';
 import type { Action } from '../../images/tink-reprovision-tools/lib/action.js';
 import { wipeDisk } from '../../images/tink-reprovision-tools/wipe/wipe-disk.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { Tpm } from '../../shared/tpm/client.js';
 import { SocketTransport } from '../../shared/tpm/transport.js';
 import { INSTALL_CODE_FILE } from '../../shared/worker/marker.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runAttestation } from '../../agent/attest/run.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { classInputs } from '../install/talos-fixture.js';
 import { FakeKube, RESOURCES } from '../kube/fake-kube.js';
 import { startFleetServe } from '../fleet-serve.js';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
 import { matching } from '../line-pattern.js';
 import { runAttestation } from '../../agent/attest/run.js';
-import { ekHashOfCertificate } from '../../shared/ek/hash.js';
+import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { buildServer, listen } from '../../verifier/http/server.js';
 import { goldenTpm } from '../swtpm/provision.js';
 import { startRig, type Rig } from '../swtpm/rig.js';
