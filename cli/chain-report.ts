@@ -2,15 +2,11 @@
  * How the certificate commands (ek-cert, platform-cert) show a certificate's dates and its chain
  * to the operator's CA certificates: one JSON shape and one wording for both.
  */
-import { type CaCertificate, type ChainResult, chainFailureText, type Validity, validityAt } from '../shared/ek-cert/chain.js';
+import { type CaCertificate, type ChainResult, chainFailureText, day, VALIDITY_WORDS, validityAt } from '../shared/ek-cert/chain.js';
 import { nameText } from '../shared/ek-cert/names.js';
 import { printable } from '../shared/text/terminal.js';
 
 type Dated = { notBefore: Date; notAfter: Date };
-
-export const day = (d: Date): string => d.toISOString().slice(0, 10);
-
-export const VALIDITY_WORDS: Record<Validity, string> = { valid: 'valid', expired: 'expired', 'not-yet-valid': 'not yet valid' };
 
 export function datesJson(cert: Dated, at: Date): object {
   return { notBefore: cert.notBefore.toISOString(), notAfter: cert.notAfter.toISOString(), validity: validityAt(cert, at) };

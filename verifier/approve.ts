@@ -1,4 +1,4 @@
-import { type CaCertificate, type ChainResult, chainFailureText, validityAt, verifyChain } from '../shared/ek-cert/chain.js';
+import { type CaCertificate, type ChainResult, chainFailureText, day, VALIDITY_WORDS, validityAt, verifyChain } from '../shared/ek-cert/chain.js';
 import { type EkCertificate, parseEkCertificate } from '../shared/ek-cert/ek-certificate.js';
 import { nameText } from '../shared/ek-cert/names.js';
 import { errorMessage } from '../shared/errors.js';
@@ -72,9 +72,6 @@ export function approvalLines(claim: Claim, evidence: ApprovalEvidence): string[
   for (const ek of claim.eks) lines.push(L.binding(FIELDS[ek.kind], ek.hash));
   return lines.map(printable);
 }
-
-const day = (d: Date): string => d.toISOString().slice(0, 10);
-const VALIDITY_WORDS = { valid: 'valid', expired: 'expired', 'not-yet-valid': 'not yet valid' } as const;
 
 function certificateLines(kind: EkKind, hash: string, ek: EkCertificate, at: Date): string[] {
   const t = ek.tpm;

@@ -5,7 +5,8 @@
  * the EK CA certificates in DIR. The EK hash is what admission checks; a verified chain shows who
  * made the TPM and approves nothing.
  */
-import { chainJson, chainLines, datesJson, day, VALIDITY_WORDS } from '../chain-report.js';
+import { day, VALIDITY_WORDS } from '../../shared/ek-cert/chain.js';
+import { chainJson, chainLines, datesJson } from '../chain-report.js';
 import { runFileCommand } from '../file-command.js';
 import { type ChainResult, validityAt, verifyChain } from '../../shared/ek-cert/chain.js';
 import { type EkCertificate, parseEkCertificate } from '../../shared/ek-cert/ek-certificate.js';

@@ -6,7 +6,8 @@
  * and properties, and, with --roots, whether its signature verifies up to the CA certificates in
  * DIR. It approves nothing: a platform certificate is evidence of what the machine was built as.
  */
-import { chainJson, chainLines, datesJson, day, VALIDITY_WORDS } from '../chain-report.js';
+import { day, VALIDITY_WORDS } from '../../shared/ek-cert/chain.js';
+import { chainJson, chainLines, datesJson } from '../chain-report.js';
 import { runFileCommand } from '../file-command.js';
 import { type ChainResult, validityAt, verifyChain } from '../../shared/ek-cert/chain.js';
 import { nameText } from '../../shared/ek-cert/names.js';

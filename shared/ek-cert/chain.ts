@@ -92,3 +92,9 @@ export function validityAt(cert: Pick<X509, 'notBefore' | 'notAfter'>, at: Date)
   if (at < cert.notBefore) return 'not-yet-valid';
   return at > cert.notAfter ? 'expired' : 'valid';
 }
+
+/** A validity as the operator reads it. */
+export const VALIDITY_WORDS: Readonly<Record<Validity, string>> = { valid: 'valid', expired: 'expired', 'not-yet-valid': 'not yet valid' };
+
+/** A certificate's date as the lines show it: the day, in UTC. */
+export const day = (d: Date): string => d.toISOString().slice(0, 10);
