@@ -320,6 +320,8 @@ async function main(): Promise<number> {
     );
     if (fetched.status !== 200 || again.status !== 404 || after.device.status !== 'active')
       throw new Error('the config should be served once, and the device turn active');
+    // The fleet at a glance, as the operator reads it beside fleetd (no Tinkerbell here: no run shown).
+    show((await run(process.execPath, ['dist/fleet.mjs', 'status', '--nodes', nodesPath, '--state', stateDir])).lines, '   status │ ');
 
     console.log(`\n${bold('Done.')} The machine proved its TPM, was admitted, received a code only it holds, and took its config once.`);
     return 0;

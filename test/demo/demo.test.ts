@@ -25,6 +25,8 @@ describe('npm run demo', () => {
       /inventory: demo-node-1 is active/,
       /journal │ success: fleetd served the config of its run to 127.0.0.1/,
       /journal │ warning: the node asked again for the Talos config fleetd served it/,
+      /status │ HOST +STATUS +VERDICT +PORT \(SEEN\/DECLARED\) +DESIRED +RUN +LAST JOURNAL LINE/,
+      /status │ demo-node-1 +active +attested \S+ +Port 5 +provision +- +\S+ warning: the node asked again/,
     ];
     let at = 0;
     for (const re of order) {
