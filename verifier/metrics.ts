@@ -10,8 +10,8 @@ export class Metrics {
   readonly registry = new Registry();
   readonly verdicts = new Counter({
     name: 'fleet_attest_verdicts_total',
-    help: 'Attestations finished, by verdict',
-    labelNames: ['verdict'],
+    help: 'Attestations finished, by verdict and the node whose serial they claimed (unknown: no entry names it)',
+    labelNames: ['verdict', 'node'],
     registers: [this.registry],
   });
   readonly codesIssued = new Counter({

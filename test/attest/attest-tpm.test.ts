@@ -169,6 +169,8 @@ describe('admission on a real TPM (swtpm)', () => {
       refused: { kind: 'rsa2048', hash: mine.rsa2048, approved: other.rsa2048 },
     });
     expect(await exists(rig.installCodePath)).toBe(false);
+    // Counted for the node whose serial it claimed, as the dashboard's refusals panel reads it.
+    expect(await rig.install.metrics.registry.metrics()).toContain('fleet_attest_verdicts_total{verdict="ek-hash-mismatch",node="node-1"} 1');
   });
 
   it('refuses a TPM that lacks an approved EK (ek-missing)', async () => {

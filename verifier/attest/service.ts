@@ -76,7 +76,7 @@ export class AttestationService {
     this.now = opts.now ?? (() => new Date());
     this.refusals = new RefusalAudit(
       this.audit,
-      (v) => this.count(v),
+      (v) => this.count(v, undefined),
       undefined,
       undefined,
       () => this.now().getTime(),
@@ -186,12 +186,13 @@ export class AttestationService {
 
   /** Every verdict is counted where it is audited: one place, so none is missed. */
   private verdict(fields: VerdictFields & { verdict: string }): void {
-    this.count(fields.verdict);
+    this.count(fields.verdict, typeof fields.node === 'string' ? fields.node : undefined);
     this.audit('attest.verdict', fields);
   }
 
-  private count(verdict: string): void {
-    this.metrics.verdicts.labels(verdict).inc();
+  /** By node only when an entry names the claimed serial: the label's values are the inventory's, not what a peer sends. */
+  private count(verdict: string, node: string | undefined): void {
+    this.metrics.verdicts.labels({ verdict, node: node ?? 'unknown' }).inc();
   }
 
   /** The admission's writes, in order, and nothing else: admission decided each one, with its data. */
