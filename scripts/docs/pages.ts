@@ -1,4 +1,5 @@
 import { actionLinesPage } from './action-lines-page.js';
+import { approveLinesPage } from './approve-lines-page.js';
 import { auditPage } from './audit-page.js';
 import { consoleLinesPage } from './console-lines-page.js';
 import { errorsPage } from './errors-page.js';
@@ -9,4 +10,14 @@ import { servePage } from './serve-page.js';
 import { verdictsPage } from './verdicts-page.js';
 
 /** Every page npm run docs writes. */
-export const PAGES: readonly DocPage[] = [errorsPage, servePage, journalLinesPage, consoleLinesPage, actionLinesPage, verdictsPage, metricsPage, auditPage];
+export const PAGES: readonly DocPage[] = [
+  errorsPage,
+  servePage,
+  journalLinesPage,
+  consoleLinesPage,
+  actionLinesPage,
+  verdictsPage,
+  metricsPage,
+  auditPage,
+  approveLinesPage,
+];

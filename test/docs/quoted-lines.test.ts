@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { actionLinesPage } from '../../scripts/docs/action-lines-page.js';
+import { approveLinesPage } from '../../scripts/docs/approve-lines-page.js';
 import { consoleLinesPage } from '../../scripts/docs/console-lines-page.js';
 import { journalLinesPage } from '../../scripts/docs/journal-lines-page.js';
 import { quotes } from './quoted-line.js';
 
 /** Every line fleet defines, as the reference pages show it (rendered from the definitions). */
-const TEMPLATES = [journalLinesPage, consoleLinesPage, actionLinesPage].flatMap((page) =>
+const TEMPLATES = [journalLinesPage, consoleLinesPage, actionLinesPage, approveLinesPage].flatMap((page) =>
   [...page.render().matchAll(/`([^`]+)`/g)].map((m) => m[1]!.replaceAll('\\|', '|')),
 );
 
