@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { errorMessage } from '../../shared/errors.js';
 import { ekHash } from '../../shared/ek/hash.js';
-import { type EkCertificate, parseEkCertificate } from '../../shared/ek-cert/ek-certificate.js';
+import { certifiedEkHash } from '../../shared/ek-cert/ek-certificate.js';
 import { HASHES, TPM_ALG, TPM_ECC, TPMA_OBJECT as A } from '../../shared/tpm/constants.js';
 import { objectName, parsePublic, publicKeyObject, type TpmtPublic } from '../../shared/tpm/public.js';
 import type { EkKind, StartRequest } from '../../shared/wire/schemas.js';
@@ -64,7 +64,7 @@ export function checkEks(req: StartRequest): ClaimedEk[] {
     let certificate: ClaimedEk['certificate'] = null;
     if (e.certificate !== null) {
       const cert = certifying(e.kind, Buffer.from(e.certificate, 'base64'), hash);
-      certificate = { der: Buffer.from(cert.cert.der).toString('base64') };
+      certificate = { der: Buffer.from(cert.der).toString('base64') };
     }
     return { kind: e.kind, pub, hash, certificate };
   });
@@ -75,10 +75,10 @@ export function checkEks(req: StartRequest): ClaimedEk[] {
  * of real TPMs included), when it certifies the EK whose hash is `hash`: a certificate that does
  * not read, or certifies another key, is refused, saying which.
  */
-function certifying(kind: EkKind, bytes: Uint8Array, hash: string): EkCertificate {
-  let cert: EkCertificate;
+function certifying(kind: EkKind, bytes: Uint8Array, hash: string): { der: Uint8Array; ekHash: string } {
+  let cert: { der: Uint8Array; ekHash: string };
   try {
-    cert = parseEkCertificate(bytes);
+    cert = certifiedEkHash(bytes);
   } catch (err) {
     throw new Refusal('ek-cert-mismatch', `the ${kind} EK certificate does not read: ${errorMessage(err)}`);
   }
