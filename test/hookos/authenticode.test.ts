@@ -24,7 +24,7 @@ function osslsigncodeDigest(image: Buffer): string {
   execFileSync('osslsigncode', ['sign', '-certs', cert, '-key', key, '-in', join(dir, 'in.efi'), '-out', join(dir, 'signed.efi')], { stdio: 'ignore' });
   // It exits 1 for a signer no one trusts, having said its digests.
   const said = spawnSync('osslsigncode', ['verify', '-in', join(dir, 'signed.efi')], { encoding: 'utf8' }).stdout;
-  return /Calculated message digest\s*:\s*([0-9A-F]{64})/.exec(said)![1]!.toLowerCase();
+  return /Calculated message digest\s*:\s*([0-9A-Fa-f]{64})/.exec(said)![1]!.toLowerCase();
 }
 
 describe("a PE image's Authenticode digest", () => {
