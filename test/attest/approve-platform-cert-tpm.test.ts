@@ -4,21 +4,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
-import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
 import { parseX509 } from '../../shared/ek-cert/certificate.js';
 import { nameText } from '../../shared/ek-cert/names.js';
-import { Tpm } from '../../shared/tpm/client.js';
-import { SocketTransport } from '../../shared/tpm/transport.js';
 import { APPROVE_LINES as L } from '../../verifier/approve-lines.js';
 import { fleetCli } from '../fleet-cli.js';
 import { type FleetServe, startFleetServe } from '../fleet-serve.js';
 import { matching } from '../line-pattern.js';
 import { issuePlatformCertificate, makeTestCa, type PlatformFields, type TestCa } from '../platform-cert-issuer.js';
-import { simulateBoot } from '../swtpm/boot.js';
-import { copyTpmState, goldenTpm, type ProvisionedTpm } from '../swtpm/provision.js';
-import { BOOT_LOG, RIG_CATALOGUE, rigBoot } from '../swtpm/rig.js';
-import { type RunningSwtpm, startSwtpm } from '../swtpm/swtpm.js';
+import { type BootedMachine, bootMachine } from '../swtpm/booted-machine.js';
+import { goldenTpm, type ProvisionedTpm } from '../swtpm/provision.js';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
 
 /**
  * A machine whose maker shipped a platform certificate for it: its swtpm TPM attests against
@@ -32,8 +28,7 @@ const SERIAL = 'SN-PLATFORM-1';
 
 let dir: string;
 let provisioned: ProvisionedTpm;
-let swtpm: RunningSwtpm;
-let tpm: Tpm;
+let machine: BootedMachine;
 let fleetd: FleetServe;
 let stateDir: string;
 /** The maker's CA certificate as --platform-roots takes it, and the platform certificate it issued for the machine. */
@@ -68,33 +63,20 @@ const closing = (lines: string[]) => lines.slice(lines.indexOf(L.approvesNothing
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fleet-approve-pc-'));
-  provisioned = await copyTpmState(await goldenTpm('a'), join(dir, 'tpm'));
-  swtpm = await startSwtpm(provisioned.stateDir);
-  tpm = new Tpm(await SocketTransport.connect({ path: swtpm.socketPath }));
-  const eventLog = new Uint8Array(await readFile(BOOT_LOG));
-  await simulateBoot(tpm, eventLog);
+  machine = await bootMachine(dir);
+  provisioned = machine.provisioned;
   const nodesPath = join(dir, 'nodes.yaml');
   stateDir = join(dir, 'state');
   await writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: {} }));
   fleetd = await startFleetServe(['--nodes', nodesPath, '--state', stateDir, '--listen', '127.0.0.1:0', '--syslog-listen', 'off']);
-  const said: string[] = [];
-  await runAttestation({
-    tpm,
-    client: { baseUrl: fleetd.url },
-    boot: rigBoot(SERIAL, eventLog),
-    installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
-    say: (l) => said.push(l),
-    tries: 1,
-  });
-  expect(said).toEqual([expect.stringMatching(matching(ATTEST_LINES.failed, 'pending-approval', /.*/))]);
+  expect(await machine.attest(fleetd.url, SERIAL)).toEqual([expect.stringMatching(matching(ATTEST_LINES.failed, 'pending-approval', /.*/))]);
   roots = await rootsOf('roots', maker);
   pcPath = await platformCertificate('pc.der', provisioned.ekCertRsaDer);
 }, 120_000);
 
 afterAll(async () => {
   await fleetd?.stop();
-  await tpm?.close();
-  await swtpm?.stop();
+  await machine?.close();
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -1,25 +1,21 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { ATTEST_LINES } from '../../agent/attest/lines.js';
-import { runAttestation } from '../../agent/attest/run.js';
 import { ekHashOfCertificate } from '../../shared/ek-cert/ek-certificate.js';
-import { Tpm } from '../../shared/tpm/client.js';
 import { EK_INDEX } from '../../shared/tpm/constants.js';
-import { SocketTransport } from '../../shared/tpm/transport.js';
 import { EK_KINDS } from '../../shared/wire/schemas.js';
 import { APPROVE_LINES as L } from '../../verifier/approve-lines.js';
 import { fleetCli } from '../fleet-cli.js';
 import { type FleetServe, startFleetServe } from '../fleet-serve.js';
 import { matching } from '../line-pattern.js';
 import { TESTDATA } from '../testdata.js';
-import { simulateBoot } from '../swtpm/boot.js';
-import { copyTpmState, goldenTpm, type ProvisionedTpm } from '../swtpm/provision.js';
-import { BOOT_LOG, RIG_CATALOGUE, rigBoot } from '../swtpm/rig.js';
+import { type BootedMachine, bootMachine } from '../swtpm/booted-machine.js';
+import type { ProvisionedTpm } from '../swtpm/provision.js';
+import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { nodeEntry } from '../node-entry.js';
-import { type RunningSwtpm, startSwtpm } from '../swtpm/swtpm.js';
 import { tpm2 } from '../swtpm/tpm2-tools.js';
 
 /**
@@ -37,12 +33,10 @@ const EK_CERT_NV_ATTRS = 'ppwrite|writedefine|ppread|ownerread|authread|no_da|pl
 
 let dir: string;
 let provisioned: ProvisionedTpm;
-let swtpm: RunningSwtpm;
-let tpm: Tpm;
+let machine: BootedMachine;
 let fleetd: FleetServe;
 let nodesPath: string;
 let stateDir: string;
-let eventLog: Uint8Array;
 
 /** The TCG stored-certificate header (tag 0x1001, full certificate, size, tag 0x1002), the DER, then 0xff to the index's end. */
 function storedInNv(der: Buffer): Buffer {
@@ -56,35 +50,23 @@ async function writeNodes(approved: Record<string, string>): Promise<void> {
   await writeFile(nodesPath, stringify({ ...RIG_CATALOGUE, nodes: { 'node-1': node } }));
 }
 
-async function attest(): Promise<string[]> {
-  const lines: string[] = [];
-  await runAttestation({
-    tpm,
-    client: { baseUrl: fleetd.url },
-    boot: rigBoot(SERIAL, eventLog),
-    installCodePath: join(dir, 'worker', 'fleet', 'install_code'),
-    say: (l) => lines.push(l),
-    tries: 1,
-  });
-  return lines;
+function attest(): Promise<string[]> {
+  return machine.attest(fleetd.url, SERIAL);
 }
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fleet-ek-cert-nv-'));
-  provisioned = await copyTpmState(await goldenTpm('a'), join(dir, 'tpm'));
-  swtpm = await startSwtpm(provisioned.stateDir);
-  const nv = storedInNv(provisioned.ekCertRsaDer);
-  await writeFile(join(dir, 'ek-rsa.nv'), nv);
-  const t = (args: string[]) => tpm2(swtpm.socketPath, args, { cwd: dir });
-  await t(['nvundefine', '-C', 'p', RSA_CERT_INDEX]);
-  await t(['nvdefine', RSA_CERT_INDEX, '-C', 'p', '-s', String(nv.length), '-a', EK_CERT_NV_ATTRS]);
-  await t(['nvwrite', RSA_CERT_INDEX, '-C', 'p', '-i', 'ek-rsa.nv']);
-  await t(['nvwritelock', RSA_CERT_INDEX, '-C', 'p']);
-  expect((await t(['nvread', RSA_CERT_INDEX])).raw.equals(nv)).toBe(true);
-
-  tpm = new Tpm(await SocketTransport.connect({ path: swtpm.socketPath }));
-  eventLog = new Uint8Array(await readFile(BOOT_LOG));
-  await simulateBoot(tpm, eventLog);
+  machine = await bootMachine(dir, async (swtpm, p) => {
+    const nv = storedInNv(p.ekCertRsaDer);
+    await writeFile(join(dir, 'ek-rsa.nv'), nv);
+    const t = (args: string[]) => tpm2(swtpm.socketPath, args, { cwd: dir });
+    await t(['nvundefine', '-C', 'p', RSA_CERT_INDEX]);
+    await t(['nvdefine', RSA_CERT_INDEX, '-C', 'p', '-s', String(nv.length), '-a', EK_CERT_NV_ATTRS]);
+    await t(['nvwrite', RSA_CERT_INDEX, '-C', 'p', '-i', 'ek-rsa.nv']);
+    await t(['nvwritelock', RSA_CERT_INDEX, '-C', 'p']);
+    expect((await t(['nvread', RSA_CERT_INDEX])).raw.equals(nv)).toBe(true);
+  });
+  provisioned = machine.provisioned;
   nodesPath = join(dir, 'nodes.yaml');
   stateDir = join(dir, 'state');
   await writeNodes({});
@@ -93,8 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await fleetd?.stop();
-  await tpm?.close();
-  await swtpm?.stop();
+  await machine?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
