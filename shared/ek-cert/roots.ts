@@ -13,7 +13,7 @@ export interface RootsCodes {
   invalid: ErrorCode;
 }
 
-export const EK_ROOTS = { unreadable: 'ek-roots-unreadable', invalid: 'ek-roots-invalid' } as const satisfies RootsCodes;
+const EK_ROOTS = { unreadable: 'ek-roots-unreadable', invalid: 'ek-roots-invalid' } as const satisfies RootsCodes;
 
 /**
  * The CA certificates in a directory (roots and intermediates alike, PEM, several to a file, or

@@ -3,7 +3,7 @@ import type { EventLog } from './log.js';
 import { EV_EFI_BOOT_SERVICES_APPLICATION, EV_NO_ACTION } from './types.js';
 
 /** PCR 4: the boot manager's code, where firmware measures each boot application it loads. */
-export const BOOT_CODE_PCR = 4;
+const BOOT_CODE_PCR = 4;
 
 /**
  * What PCR 4 says of the image that booted, in the SHA-256 bank. A quote proves the digests

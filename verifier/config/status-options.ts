@@ -18,8 +18,6 @@ export const STATUS_OPTIONS = [
   { name: 'help', help: 'print this and exit' },
 ] as const satisfies readonly OptionDef[];
 
-export type StatusOptionName = (typeof STATUS_OPTIONS)[number]['name'];
-
 export const statusUsage = (): string =>
   optionsUsage('fleet status --nodes FILE --state DIR | --netbox-url URL --netbox-token-file FILE [--kubeconfig FILE] [options]', STATUS_OPTIONS, [
     "Without --kubeconfig, runs are not shown: the inventory's last_run alone is.",
