@@ -31,8 +31,9 @@ export const AUDIT_EVENTS = {
       refused: 'for `ek-hash-mismatch`: the kind, the refused hash and the approved one',
       switchPort: 'the switch port the LLDP frame named, or null',
       secureBoot: 'Secure Boot as the event log shows it: true, false or null (unknown)',
-      bootImage:
-        "what PCR 4 says booted: `last`, the last image digest extended into it (what a class's `hookos_images` is checked against), and `applications`, the digests the log calls boot applications",
+      secureBootProblem: 'why `secureBoot` is null, when it is: the first thing the log cannot prove',
+      bootImages:
+        "the SHA-256 digest of each image the boot ran, as PCR 4 measured them, in order: the first is what the firmware launched (a class's `hookos_images` must list every one); null when the log has no SHA-256 bank",
       notes: "what the event log's replay noticed that did not refuse it",
     },
   },

@@ -18,7 +18,8 @@ export function run(args: string[]): Promise<number> {
     try {
       const log = parseEventLog(bytes);
       const pcrs = replay(log);
-      const secureBoot = secureBootState(log);
+      // Without a quote no bank is proven: read the one a quote would cover, else the log's first.
+      const secureBoot = secureBootState(log, log.bankIndex('sha256') >= 0 ? 'sha256' : (log.banks[0]?.name ?? 'sha256'));
       return { json: jsonReport(log, pcrs, secureBoot), text: textReport(log, pcrs, secureBoot) };
     } catch (err) {
       if (base64 && err instanceof FleetError) throw new FleetError(err.code, `read as base64 text: ${err.message}`);

@@ -1,35 +1,37 @@
+/**
+ * The images a boot ran, from PCR 4 (the boot manager's code). The quote proves PCR 4's digests
+ * and their order, not the event types or data beside them, so code is told from the rest by
+ * digest alone: firmware measures into PCR 4 only the images it loads (their Authenticode digest),
+ * a separator, and a few fixed strings. A digest that is none of those fixed values is an image,
+ * whatever its event calls itself; a digest that happens to be the hash of its event's data is
+ * not excused, since an image's Authenticode digest is the hash of bytes a forger can log.
+ */
 import { createHash } from 'node:crypto';
 import type { EventLog } from './log.js';
-import { EV_EFI_BOOT_SERVICES_APPLICATION, EV_NO_ACTION } from './types.js';
+import { digestHex, provenBank, separatorOf } from './proven.js';
+import { EV_NO_ACTION } from './types.js';
 
-/** PCR 4: the boot manager's code, where firmware measures each boot application it loads. */
+/** PCR 4: where firmware measures each boot application it loads. */
 const BOOT_CODE_PCR = 4;
 
-/**
- * What PCR 4 says of the image that booted, in the SHA-256 bank. A quote proves the digests
- * extended into PCR 4 and their order, not the event types or data beside them. So the image is
- * read from the digests alone: `last` is the last one that is not the hash of its own event's
- * data, which a separator's and an EFI action's are and an image's (its Authenticode digest) is
- * not, and no one can make an image whose digest is the hash of data they chose. It is the image
- * running now, or the kernel its stub loaded. `applications` are the digests the log calls boot
- * applications, for the audit.
- */
-export interface BootImage {
-  last: string | null;
-  applications: string[];
-}
+/** What else firmware measures into PCR 4 (PC Client PFP, EV_EFI_ACTION and EV_OMIT_BOOT_DEVICE_EVENTS). */
+const FIXED_STRINGS = ['Calling EFI Application from Boot Option', 'Returning from EFI Application from Boot Option', 'BOOT ATTEMPTS OMITTED'];
+const FIXED_SHA256 = new Set(FIXED_STRINGS.map((s) => createHash('sha256').update(s).digest('hex')));
 
-export function bootImage(log: EventLog): BootImage {
-  const bank = log.bankIndex('sha256');
-  const out: BootImage = { last: null, applications: [] };
-  if (bank < 0) return out;
+/**
+ * The SHA-256 digests of the images measured into PCR 4, in the order they ran: the first is what
+ * the firmware launched, each later one was loaded by an image before it (or measured by code one
+ * of them ran). null when the log has no SHA-256 bank.
+ */
+export function bootImages(log: EventLog): string[] | null {
+  const bank = provenBank(log, 'sha256');
+  if (bank < 0) return null;
+  const images: string[] = [];
   for (let i = 0; i < log.length; i++) {
     if (log.pcrOf(i) !== BOOT_CODE_PCR || log.typeOf(i) === EV_NO_ACTION) continue;
-    const digest = log.digestOf(i, bank);
-    if (!digest) continue;
-    const hex = Buffer.from(digest).toString('hex');
-    if (log.typeOf(i) === EV_EFI_BOOT_SERVICES_APPLICATION) out.applications.push(hex);
-    if (createHash('sha256').update(log.dataOf(i)).digest('hex') !== hex) out.last = hex;
+    const hex = digestHex(log, i, bank);
+    if (!hex || FIXED_SHA256.has(hex) || separatorOf(log, i, bank)) continue;
+    images.push(hex);
   }
-  return out;
+  return images;
 }

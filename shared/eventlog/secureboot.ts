@@ -1,102 +1,89 @@
 /**
- * Secure Boot state from PCR 7's events, read defensively. A quote proves the sequence of digests,
- * not the event data or the EventType beside them, so the state is `true` only when the SecureBoot
- * variable's data hashes to its digest, reads exactly 01, sits in the event type and place the
- * firmware uses, and PCR 7 shows nothing a forger or a confused firmware would leave behind.
+ * Secure Boot state from PCR 7, read from what the quote proves (proven.ts). Firmware measures its
+ * Secure Boot configuration (the SecureBoot variable, PK, KEK, db, dbx) into PCR 7, then a
+ * separator; later PCR 7 events are authorities, the db entries that let each image run. The
+ * state is the SecureBoot variable measured before PCR 7's first separator, the separator found
+ * by its digest and the variable by its proven data, whatever either event calls itself: a
+ * forger can relabel events and append new ones, but cannot put an event before the separator
+ * the firmware extended, nor give the firmware's digest other data. Configuration measured after
+ * that separator is someone other than the firmware speaking, so the log cannot tell.
  */
 import { ParseError } from '../errors.js';
 import { decodeVariable, type VariableData } from './decode.js';
-import { checkDataDigests } from './digests.js';
 import type { EventLog } from './log.js';
+import { dataProven, provenBank, separatorOf } from './proven.js';
 import * as T from './types.js';
 
 export const EFI_GLOBAL_VARIABLE_GUID = '8be4df61-93ca-11d2-aa0d-00e098032b8c';
+const IMAGE_SECURITY_DATABASE_GUID = 'd719b2cb-3d3a-4596-a3bc-dad00e67656f';
+
+/**
+ * The variables that configure Secure Boot, by vendor GUID. db is not among them: after the
+ * separator the firmware measures each db entry that authorised an image under the name db.
+ */
+const CONFIGURATION = new Map([
+  [EFI_GLOBAL_VARIABLE_GUID, new Set(['SecureBoot', 'PK', 'KEK', 'DeployedMode', 'AuditMode'])],
+  [IMAGE_SECURITY_DATABASE_GUID, new Set(['dbx', 'dbt', 'dbr'])],
+]);
 
 export interface SecureBootState {
-  /** `true`/`false` as the verified SecureBoot variable says; `null` when the log cannot tell. */
+  /** `true`/`false` as the proven SecureBoot variable says; `null` when the log cannot tell. */
   readonly enabled: boolean | null;
   /** Why `enabled` is `null`, one line each; empty when the answer stands. */
   readonly problems: readonly string[];
 }
 
-/** Event types firmware measures into PCR 7 (PC Client PFP 1.06, section 3.3.4.8). */
-const PCR7_TYPES = new Set([
-  T.EV_EFI_VARIABLE_DRIVER_CONFIG,
-  T.EV_EFI_VARIABLE_AUTHORITY,
-  T.EV_SEPARATOR,
-  T.EV_EFI_ACTION,
-  T.EV_EFI_SPDM_DEVICE_POLICY,
-  T.EV_EFI_SPDM_DEVICE_AUTHORITY,
-]);
-
-export function secureBootState(log: EventLog): SecureBootState {
+/** Read in the bank `bankName`: the quoted one (fleetd's is SHA-256). */
+export function secureBootState(log: EventLog, bankName = 'sha256'): SecureBootState {
+  const bank = provenBank(log, bankName);
+  if (bank < 0) return { enabled: null, problems: [`the log has no ${bankName} bank`] };
   const problems: string[] = [];
-  const separators = new Map<number, number>();
+  let separator: number | undefined;
   let secureBoot: { index: number; variable: VariableData } | undefined;
   for (let i = 0; i < log.length; i++) {
-    const type = log.typeOf(i);
-    if (type === T.EV_NO_ACTION) continue;
-    const pcr = log.pcrOf(i);
-    if (type === T.EV_SEPARATOR) {
-      const first = separators.get(pcr);
-      if (first !== undefined) problems.push(`${describe(i, pcr, type)} is a second separator on PCR ${pcr} (the first is event ${first})`);
-      else separators.set(pcr, i);
+    if (log.pcrOf(i) !== 7 || log.typeOf(i) === T.EV_NO_ACTION) continue;
+    const where = describe(log, i);
+    const kind = separatorOf(log, i, bank);
+    if (kind) {
+      if (separator !== undefined) problems.push(`${where} is a second separator on PCR 7 (the first is event ${separator})`);
+      else separator = i;
+      if (kind === 'error') problems.push(`${where}: the firmware's separator reports an error`);
+      continue;
     }
-    if (pcr !== 7) continue;
-    const where = describe(i, pcr, type);
-    if (!PCR7_TYPES.has(type)) problems.push(`${where}: firmware does not measure this event type into PCR 7`);
-    if (type === T.EV_SEPARATOR) checkSeparator(log, i, where, problems);
-    // Shim logs EV_EFI_VARIABLE_AUTHORITY data that does not hash to its digest; nothing here reads
-    // that data, so only the events the state depends on must verify.
-    const check = type === T.EV_EFI_VARIABLE_AUTHORITY ? undefined : checkDataDigests(log, i);
-    if (check === 'mismatch') problems.push(`${where}: event data does not hash to its digest`);
-    if (check === 'unchecked') problems.push(`${where}: no digest fleet can check`);
-    if (type === T.EV_EFI_VARIABLE_DRIVER_CONFIG && separators.has(7)) {
-      problems.push(`${where}: Secure Boot configuration measured after PCR 7's separator`);
-    }
-    const variable = secureBootVariable(log, i);
+    // An event whose data is not proven says nothing, whatever its label: shim's authorities are such.
+    if (!dataProven(log, i, bank)) continue;
+    const variable = configurationVariable(log.dataOf(i));
     if (!variable) continue;
-    // Found by content: a relabelled SecureBoot event must not slip out of view.
-    if (type !== T.EV_EFI_VARIABLE_DRIVER_CONFIG)
-      problems.push(`${where} holds the SecureBoot variable, which firmware measures as EV_EFI_VARIABLE_DRIVER_CONFIG`);
+    if (separator !== undefined) {
+      problems.push(`${where}: ${variable.name} measured after PCR 7's separator (event ${separator}), where only the firmware configures Secure Boot`);
+      continue;
+    }
+    if (variable.name !== 'SecureBoot') continue;
     if (variable.trailing !== 0) problems.push(`${where}: ${variable.trailing} bytes after the SecureBoot variable's data`);
-    if (check !== 'match') continue;
     if (secureBoot) problems.push(`${where} measures SecureBoot again (first in event ${secureBoot.index})`);
     else secureBoot = { index: i, variable };
   }
-  if (!secureBoot) problems.push('no verified SecureBoot variable in PCR 7');
+  if (separator === undefined) problems.push("PCR 7 has no separator, so the firmware's configuration cannot be told from what came after");
+  if (!secureBoot) problems.push("no proven SecureBoot variable before PCR 7's separator");
   if (problems.length > 0) return { enabled: null, problems };
   const data = secureBoot!.variable.data;
   return { enabled: data.length === 1 && data[0] === 1, problems };
 }
 
-function checkSeparator(log: EventLog, i: number, where: string, problems: string[]): void {
-  const data = log.dataOf(i);
-  // 0x00000000 ends pre-boot normally; anything else (1, 0xFFFFFFFF) reports a firmware error.
-  if (data.length !== 4 || data.some((b) => b !== 0)) problems.push(`${where}: not a normal (zero) separator`);
+function describe(log: EventLog, i: number): string {
+  return `event ${i} (PCR ${log.pcrOf(i)}, labelled ${T.eventTypeName(log.typeOf(i))})`;
 }
 
-function describe(i: number, pcr: number, type: number): string {
-  return `event ${i} (PCR ${pcr}, ${T.eventTypeName(type)})`;
-}
-
-/** EFI_GLOBAL_VARIABLE as it sits in UEFI_VARIABLE_DATA, then UnicodeNameLength 10 ("SecureBoot"). */
-const SECURE_BOOT_PREFIX = new Uint8Array([
-  0x61, 0xdf, 0xe4, 0x8b, 0xca, 0x93, 0xd2, 0x11, 0xaa, 0x0d, 0x00, 0xe0, 0x98, 0x03, 0x2b, 0x8c, 10, 0, 0, 0, 0, 0, 0, 0,
-]);
-
-/** The event's data as the SecureBoot variable (EFI global GUID), or undefined. */
-function secureBootVariable(log: EventLog, i: number): VariableData | undefined {
-  // A byte comparison first: decoding every PCR 7 variable (UTF-16 names, GUID strings) is most of the cost.
-  const raw = log.dataOf(i);
-  if (raw.length < SECURE_BOOT_PREFIX.length) return undefined;
-  for (let k = 0; k < SECURE_BOOT_PREFIX.length; k++) if (raw[k] !== SECURE_BOOT_PREFIX[k]) return undefined;
+/** The data as a variable that configures Secure Boot, or undefined. */
+function configurationVariable(raw: Uint8Array): VariableData | undefined {
+  // UEFI_VARIABLE_DATA opens with the GUID; most PCR 7 data is not a variable fleet needs decoded.
+  if (raw.length < 16) return undefined;
   let variable: VariableData;
   try {
-    variable = decodeVariable(log.dataOf(i));
+    variable = decodeVariable(raw);
   } catch (err) {
     if (err instanceof ParseError) return undefined;
     throw err;
   }
-  return variable.guid === EFI_GLOBAL_VARIABLE_GUID && variable.name === 'SecureBoot' ? variable : undefined;
+  return CONFIGURATION.get(variable.guid)?.has(variable.name) ? variable : undefined;
 }

@@ -46,18 +46,21 @@ const onPort5 = { port: 'Port 5', names: ['Port 5'] };
 const proven = [{ kind: 'rsa2048' as const, hash: A, certificate: null }];
 const MAC = '52:54:00:12:34:56';
 const AT = '2026-11-30T00:00:00.000Z';
-/** The HookOS image the boot's PCR 4 measured last, and another. */
+/** The loader the firmware launched, the HookOS image it loaded, and another image. */
+const IPXE = 'c3'.repeat(32);
 const HOOKOS = 'a1'.repeat(32);
 const OTHER_IMAGE = 'b2'.repeat(32);
-const measured = (secureBoot: boolean | null, last: string | null = HOOKOS): AdmissionInput['boot'] => ({
+const UNKNOWN = "no proven SecureBoot variable before PCR 7's separator";
+const measured = (secureBoot: boolean | null, images: string[] | null = [IPXE, HOOKOS]): AdmissionInput['boot'] => ({
   ...input().boot,
   secureBoot,
-  image: { last, applications: last ? [last] : [] },
+  secureBootProblem: secureBoot === null ? UNKNOWN : null,
+  images,
 });
 const bootRefusedLine = (why: string) => ATTEST_LINES.bootRefused('n1', why);
 const input = (over: Partial<AdmissionInput> = {}): AdmissionInput => ({
   serial: 'SN1',
-  boot: { mac: MAC, bootId: 'boot-1', secureBoot: true, image: { last: HOOKOS, applications: [HOOKOS] }, at: AT, peer: '10.0.1.11' },
+  boot: { mac: MAC, bootId: 'boot-1', secureBoot: true, secureBootProblem: null, images: [IPXE, HOOKOS], at: AT, peer: '10.0.1.11' },
   policy: DEFAULT_BOOT_POLICY,
   device: device(),
   proven,
@@ -207,7 +210,7 @@ describe('admission', () => {
     [
       'secure_boot required, the log cannot tell: no code',
       { run: PROVISION_RUN, policy: { secureBoot: 'required', hookosImages: null }, boot: measured(null) },
-      { verdict: 'attested', provision: { issue: false, reason: `no provision: ${BOOT_WHY.secureBootUnknown()}` } },
+      { verdict: 'attested', provision: { issue: false, reason: `no provision: ${BOOT_WHY.secureBootUnknown(UNKNOWN)}` } },
     ],
     [
       'secure_boot required, Secure Boot on: a code',
@@ -215,21 +218,31 @@ describe('admission', () => {
       { provision: { issue: true, run: PROVISION_RUN.name } },
     ],
     [
-      'hookos_images lists the image that booted: a code',
-      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [OTHER_IMAGE, HOOKOS] }, boot: measured(false) },
+      'hookos_images lists every image the boot ran: a code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [OTHER_IMAGE, HOOKOS, IPXE] }, boot: measured(false) },
       { provision: { issue: true, run: PROVISION_RUN.name } },
     ],
     [
-      'hookos_images does not list it: attested, journal names the digest, no code',
-      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [OTHER_IMAGE] }, boot: measured(true) },
+      'hookos_images lists the loader but not what it ran: attested, journal names the digest, no code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [IPXE] }, boot: measured(true) },
       {
         verdict: 'attested',
-        provision: { issue: false, reason: `no provision: ${BOOT_WHY.imageNotListed(HOOKOS)}` },
-        journal: [attestedLine(), bootRefusedLine(BOOT_WHY.imageNotListed(HOOKOS))],
+        provision: { issue: false, reason: `no provision: ${BOOT_WHY.imageNotListed(HOOKOS, '2', '2')}` },
+        journal: [attestedLine(), bootRefusedLine(BOOT_WHY.imageNotListed(HOOKOS, '2', '2'))],
       },
     ],
     [
+      'hookos_images lists what ran last but not the first: no code, the first named',
+      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [HOOKOS] }, boot: measured(true) },
+      { provision: { issue: false, reason: `no provision: ${BOOT_WHY.imageNotListed(IPXE, '1', '2')}` } },
+    ],
+    [
       'hookos_images set, PCR 4 holds nothing: no code',
+      { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [HOOKOS] }, boot: measured(true, []) },
+      { provision: { issue: false, reason: `no provision: ${BOOT_WHY.noImage()}` } },
+    ],
+    [
+      'hookos_images set, the log has no SHA-256 bank: no code',
       { run: PROVISION_RUN, policy: { secureBoot: 'recorded', hookosImages: [HOOKOS] }, boot: measured(true, null) },
       { provision: { issue: false, reason: `no provision: ${BOOT_WHY.noImage()}` } },
     ],

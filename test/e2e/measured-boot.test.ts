@@ -33,7 +33,7 @@ describe.skipIf(run.skip !== null)("a class's measured-boot policy", () => {
     m.hookosAsUki = true;
     const before = m.diskHashes();
 
-    // Boot 1: the class lists another image. PCR 4's last measurement is the kernel OVMF loaded.
+    // Boot 1: the class lists another image. PCR 4 measured the UKI OVMF launched, then the kernel its stub loaded.
     await bootChecked(run, m, 'measured-boot', { DISK_SERIAL: DISK, IMAGE_URL: PLACEHOLDER_URL, LLDP_WINDOW: '10' }, host.services);
     expect(m.step(1, 'agent').lines.at(-1)).toBe(AGENT_LINES.passed());
     // What the operator lists: fleet hookos digest's lines for the UKI (its own digest, its kernel's).
@@ -48,16 +48,15 @@ describe.skipIf(run.skip !== null)("a class's measured-boot policy", () => {
       .filter((e) => e.pcr === 4)
       .map((e) => `${e.typeName} ${Buffer.from(e.digests.get('sha256') ?? []).toString('hex')}`)
       .join('; ');
-    const image = first!.bootImage as { last: string; applications: string[] };
+    const images = first!.bootImages as string[];
     expect(first, `PCR 4: ${pcr4}`).toMatchObject({ verdict: 'attested', secureBoot: false });
-    // The firmware measured the UKI itself; the last image is it, or the kernel its stub loaded.
-    expect(image.applications, `PCR 4: ${pcr4}`).toContain(uki);
-    expect(digests, `PCR 4: ${pcr4}`).toContain(image.last);
-    const notListed = ATTEST_LINES.bootRefused(NODE, BOOT_WHY.imageNotListed(image.last));
+    // The first image is what the firmware launched: the UKI; every image the boot ran is one fleet hookos digest prints.
+    expect(images[0], `PCR 4: ${pcr4}`).toBe(uki);
+    expect(digests, `PCR 4: ${pcr4}`).toEqual(expect.arrayContaining(images));
+    const why = BOOT_WHY.imageNotListed(uki!, '1', String(images.length));
+    const notListed = ATTEST_LINES.bootRefused(NODE, why);
     expect((await host.verifier.show(NODE)).journal).toContainEqual(expect.objectContaining({ kind: notListed.kind, message: notListed.message }));
-    expect(host.verifier.audited('attest.install')).toEqual([
-      expect.objectContaining({ issued: false, reason: `no provision: ${BOOT_WHY.imageNotListed(image.last)}` }),
-    ]);
+    expect(host.verifier.audited('attest.install')).toEqual([expect.objectContaining({ issued: false, reason: `no provision: ${why}` })]);
     expect(m.step(1, 'wipe-disk')).toEqual({ rc: 1, lines: [printed('wipe-disk', SHARED_LINES.noInstallCode())] });
 
     // Boot 2: the operator lists what fleet hookos digest printed and requires Secure Boot, which this firmware has off.

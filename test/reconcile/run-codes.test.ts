@@ -27,7 +27,7 @@ const device = (over: Partial<Device>): Device => fixtureDevice('n1', { mac: und
 function attest(d: Device, bootId: string, run: ReturnType<typeof openRun>, autoProvision = true) {
   const input: AdmissionInput = {
     serial: d.serial,
-    boot: { mac: MAC, bootId, secureBoot: true, image: { last: null, applications: [] }, at: new Date(NOW).toISOString(), peer: '10.0.1.11' },
+    boot: { mac: MAC, bootId, secureBoot: true, secureBootProblem: null, images: [], at: new Date(NOW).toISOString(), peer: '10.0.1.11' },
     policy: DEFAULT_BOOT_POLICY,
     device: d,
     proven: [{ kind: 'rsa2048', hash: A, certificate: null }],

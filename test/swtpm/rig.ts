@@ -80,6 +80,8 @@ export interface RigOptions {
   /** A TPM that ships its EKs persisted at 0x81010001/0x81010002. */
   persistEks?: boolean;
   sessionTtlMs?: number;
+  /** The recorded firmware log its TPM boots (BOOT_LOG by default). */
+  bootLog?: string;
   /** Wraps the TPM transport (to play a TPM that lacks a key type). */
   wrap?: (t: Transport) => Transport;
   serial?: string;
@@ -108,7 +110,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const swtpm = await startSwtpm(state.stateDir);
   const transport = await SocketTransport.connect({ path: swtpm.socketPath });
   const tpm = new Tpm(opts.wrap ? opts.wrap(transport) : transport);
-  const eventLog = new Uint8Array(await readFile(BOOT_LOG));
+  const eventLog = new Uint8Array(await readFile(opts.bootLog ?? BOOT_LOG));
   await simulateBoot(tpm, eventLog);
 
   const serial = opts.serial ?? 'SN-TEST-0001';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { bytesEqual, fromHex } from '../../shared/bytes/hex.js';
 import { errorMessage } from '../../shared/errors.js';
-import { bootImage, type BootImage } from '../../shared/eventlog/boot-image.js';
+import { bootImages } from '../../shared/eventlog/boot-image.js';
 import { parseEventLog } from '../../shared/eventlog/parse.js';
 import { secureBootState } from '../../shared/eventlog/secureboot.js';
 import { comparePcrs } from '../../shared/eventlog/verify.js';
@@ -12,6 +12,7 @@ import { parseSignature, verifySignature } from '../../shared/tpm/signature.js';
 import { parseReport } from '../../shared/wire/report.js';
 import type { FinishRequest, Report } from '../../shared/wire/schemas.js';
 import type { Claim } from '../state/claim.js';
+import type { MeasuredBoot } from './boot-policy.js';
 import { Refusal } from './refusal.js';
 import type { Session } from './session-store.js';
 
@@ -19,10 +20,8 @@ import type { Session } from './session-store.js';
 export interface Evidence {
   proven: Claim['eks'];
   report: Report;
-  /** From the event log; null when the log cannot tell. */
-  secureBoot: boolean | null;
-  /** What PCR 4 says booted (a class's hookos_images is checked against it). */
-  bootImage: BootImage;
+  /** What the event log proves of Secure Boot and of the images that ran (a class's policy is checked against it). */
+  boot: MeasuredBoot;
   /** Notes from the event log checks (e.g. the firmware's missing ExitBootServices events). */
   notes: string[];
 }
@@ -49,8 +48,8 @@ export function checkQuotedBoot(session: Session, req: FinishRequest): Evidence 
   const attest = checkQuote(session, req, reportRaw);
   const pcrs = checkPcrs(session, attest, req);
   const report = checkReport(session, reportRaw);
-  const { secureBoot, image, notes } = checkEventLog(req, report, pcrs);
-  return { proven: session.eks.map((e) => ({ kind: e.kind, hash: e.hash, certificate: e.certificate })), report, secureBoot, bootImage: image, notes };
+  const { boot, notes } = checkEventLog(req, report, pcrs);
+  return { proven: session.eks.map((e) => ({ kind: e.kind, hash: e.hash, certificate: e.certificate })), report, boot, notes };
 }
 
 /** The secrets prove every claimed EK sits in the TPM that holds the AK. */
@@ -125,7 +124,7 @@ function checkReport(session: Session, reportRaw: Uint8Array): Report {
   return report;
 }
 
-function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uint8Array>): { secureBoot: boolean | null; image: BootImage; notes: string[] } {
+function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uint8Array>): { boot: MeasuredBoot; notes: string[] } {
   if (req.eventLog === null || report.eventLogSha256 === null) {
     throw new Refusal('eventlog-missing', 'no event log was sent: the verifier cannot tell what booted');
   }
@@ -145,5 +144,6 @@ function checkEventLog(req: FinishRequest, report: Report, pcrs: Map<number, Uin
     throw new Refusal('eventlog-invalid', `the event log measures nothing into PCR ${unmeasured.join(', ')}: it does not describe a firmware boot`);
   const cmp = comparePcrs(log, 'sha256', pcrs);
   if (!cmp.ok) throw new Refusal('eventlog-mismatch', `the event log does not replay to the quoted PCR ${cmp.mismatched.join(', ')}`);
-  return { secureBoot: secureBootState(log).enabled, image: bootImage(log), notes: cmp.notes };
+  const secureBoot = secureBootState(log, 'sha256');
+  return { boot: { secureBoot: secureBoot.enabled, secureBootProblem: secureBoot.problems[0] ?? null, images: bootImages(log) }, notes: cmp.notes };
 }

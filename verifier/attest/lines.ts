@@ -49,18 +49,18 @@ export const BOOT_WHY = {
     text: () => 'Secure Boot is off, and its class requires it',
   }),
   secureBootUnknown: said({
-    when: 'secure_boot: required, and the event log cannot tell',
-    args: [],
-    text: () => 'the event log cannot tell whether Secure Boot is on, and its class requires it',
+    when: "secure_boot: required, and the event log cannot tell (no proven SecureBoot variable before PCR 7's separator, or configuration measured after it)",
+    args: ['problem'],
+    text: (problem) => `the event log cannot tell whether Secure Boot is on (${problem}), and its class requires it`,
   }),
   noImage: said({
-    when: 'hookos_images is set, and PCR 4 holds no measurement',
+    when: 'hookos_images is set, and PCR 4 holds no image (or the log has no SHA-256 bank)',
     args: [],
     text: () => 'PCR 4 records no boot image, and its class lists hookos_images',
   }),
   imageNotListed: said({
-    when: 'hookos_images is set, and the last image measured into PCR 4 is not one of them',
-    args: ['digest'],
-    text: (digest) => `the image that booted (PCR 4: ${digest}) is not one of its class's hookos_images`,
+    when: 'hookos_images is set, and an image the boot ran (measured into PCR 4) is not one of them',
+    args: ['digest', 'position', 'count'],
+    text: (digest, position, count) => `the boot ran an image that is not one of its class's hookos_images (PCR 4, image ${position} of ${count}: ${digest})`,
   }),
 };

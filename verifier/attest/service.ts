@@ -149,8 +149,7 @@ export class AttestationService {
       boot: {
         mac: evidence.report.mac,
         bootId: evidence.report.bootId,
-        secureBoot: evidence.secureBoot,
-        image: evidence.bootImage,
+        ...evidence.boot,
         at: this.now().toISOString(),
         peer: ctx.peer,
       },
@@ -169,8 +168,9 @@ export class AttestationService {
       reason: a.reason,
       refused: a.refused,
       switchPort: seen.port,
-      secureBoot: evidence.secureBoot,
-      bootImage: evidence.bootImage,
+      secureBoot: evidence.boot.secureBoot,
+      secureBootProblem: evidence.boot.secureBootProblem ?? undefined,
+      bootImages: evidence.boot.images,
       notes: evidence.notes.length ? evidence.notes : undefined,
     });
     await this.carryOut(a.writes);
