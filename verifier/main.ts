@@ -3,8 +3,9 @@ import { hostname } from 'node:os';
 import { AttestationService } from './attest/service.js';
 import { SessionStore } from './attest/session-store.js';
 import { createAudit } from './audit.js';
-import { buildServer, DOC_PATHS, listen } from './http/server.js';
-import { parseServeConfig, type InstallConfig, type ReconcilerConfig, type ServeConfig } from './config/serve-config.js';
+import { documentUrls } from './http/document-urls.js';
+import { buildServer, listen } from './http/server.js';
+import { parseServeConfig, type ReconcilerConfig, type ServeConfig } from './config/serve-config.js';
 import { serveUsage } from './config/serve-options.js';
 import { openInventory } from './inventory/open.js';
 import { openDatabase } from './state/database.js';
@@ -83,7 +84,7 @@ async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) 
   const app = buildServer({ service, installs, metrics, metricsFrom: cfg.http.metricsFrom, ...(tls ? { tls } : {}), logger: { level: cfg.http.logLevel } });
   const url = parts.add('http', await listen(app, cfg.http.listen, !!tls), () => app.close());
   if (kube && cfg.reconcile) {
-    const started = startReconciler(cfg.reconcile, documentUrls(cfg.install, url), kube, inventory, store, installs, audit, metrics);
+    const started = startReconciler(cfg.reconcile, documentUrls(cfg.install, cfg.http.listen, url), kube, inventory, store, installs, audit, metrics);
     controller = parts.add('reconciler', started, (c) => c.stop());
   }
   parts.add('syslog', await startSyslog(cfg.syslog, metrics.syslog, audit), (r) => r?.close());
@@ -98,15 +99,6 @@ async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) 
     parts.add('certificate watch', unwatch, (u) => u());
   }
   onListening(url);
-}
-
-/** Where a run's node fetches its config or seed: as given, or under fleetd's own base URL. */
-function documentUrls(o: InstallConfig, listening: string): { configUrl?: string; seedUrl?: string } {
-  const host = new URL(listening).hostname;
-  const base = (o.baseUrl ?? (host === '0.0.0.0' || host === '[::]' ? undefined : listening))?.replace(/\/+$/, '');
-  const configUrl = o.configUrl ?? (base && `${base}${DOC_PATHS.config}`);
-  const seedUrl = o.seedUrl ?? (base && `${base}${DOC_PATHS.seed}`);
-  return { ...(configUrl ? { configUrl } : {}), ...(seedUrl ? { seedUrl } : {}) };
 }
 
 /** The reconciler, on its interval, writing only while this fleetd holds the Lease. */

@@ -18,6 +18,7 @@ import { NetBoxInventory } from '../../verifier/inventory/netbox/netbox-inventor
 import { NetBoxClient } from '../../verifier/netbox/client.js';
 import { openDatabase, type Db } from '../../verifier/state/database.js';
 import type { DockerLab } from '../docker/lab.js';
+import { freePort } from '../daemon.js';
 import { type CliRun, fleetCli } from '../fleet-cli.js';
 import { startFleetServe, type FleetServe } from '../fleet-serve.js';
 import { TERRAFORM } from '../inventory/netbox-fixture.js';
@@ -118,11 +119,15 @@ export class Lab {
   private async serve(): Promise<void> {
     const inputs = await classInputs(join(this.dir, 'talos'));
     const state = join(this.dir, 'state');
+    // Its machine runs on this host, so loopback reaches fleetd; fleetd sends a node there only when told.
+    const port = await freePort();
     const args = [
       '--state',
       state,
       '--listen',
-      '127.0.0.1:0',
+      `127.0.0.1:${port}`,
+      '--base-url',
+      `http://127.0.0.1:${port}`,
       '--kubeconfig',
       this.kube.kubeconfigPath,
       '--namespace',

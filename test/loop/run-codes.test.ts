@@ -64,7 +64,7 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(lines).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
     const wf = await l.run();
     expect(wf.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('hookos');
-    // fleetd was given no --config-url: the run carries fleetd's own.
+    // fleetd was given no --config-url: the run carries the one under its --base-url.
     expect((wf.spec!.hardwareMap as Record<string, string>).config_url).toBe(`${l.fleetd.url}/v1/config`);
     // The journal line follows the Workflow's creation (fleetd writes the objects a line describes first).
     const started = `info: node-1: started Workflow ${wf.metadata.name}, with the note that the machine attested from HookOS`;

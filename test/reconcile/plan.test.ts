@@ -423,6 +423,26 @@ describe('desired_action provision', () => {
     ]);
   });
 
+  it('a request of the kind under way is that run: journaled, cleared, and no second run follows it', () => {
+    const d = device({ desiredAction: 'provision' });
+    const wf = run(d, 'provision', 30_000, { state: 'RUNNING', tasks: [{ actions: [action('wipe-disk', 'RUNNING', 10_000)] }] });
+    const recorded = { ...d, lastRun: wf.metadata.name };
+    const w = { ...steady(recorded), workflows: [wf], hardware: [stamp(desiredHardware(d, NS, true))] };
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual([]);
+    expect(invOps(p.steps)).toEqual([`recordRun ${wf.metadata.name}`]);
+    expect(journals(p.steps)).toEqual([
+      `info: n1: desired_action provision is already under way as Workflow ${wf.metadata.name}; cleared, so nothing is wiped twice. Set it again once that run has ended to run it again`,
+    ]);
+    // The request cleared, the run's success starts nothing.
+    const ended = { ...wf, status: { state: 'SUCCESS' } };
+    const after = plan(
+      { ...w, devices: [{ ...recorded, desiredAction: undefined }], workflows: [ended], noted: new Set([noteKey({ run: wf.metadata.name, event: 'ended' })]) },
+      cfg,
+    );
+    expect(kube(after.steps).filter((k) => k.startsWith('create Workflow'))).toEqual([]);
+  });
+
   it('a started run whose power cycle was never created gets its Job', () => {
     const d = device();
     const wf = run(d, 'provision', 30_000, {});

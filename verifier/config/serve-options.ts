@@ -42,7 +42,7 @@ export const SERVE_OPTIONS = [
   {
     name: 'base-url',
     value: 'URL',
-    help: "fleetd's URL as the nodes reach it (the kernel command line's fleet_attest_url); default: the URL it listens on, unless that is a wildcard address",
+    help: "fleetd's URL as the nodes reach it (the kernel command line's fleet_attest_url); default: the URL it listens on, unless that is a wildcard or loopback address, which no node reaches",
   },
   { name: 'seed-url', value: 'URL', help: 'where a disk-image node fetches its seed: <URL>/<code> (default <base-url>/v1/seed)' },
   {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { httpStatus, type HttpErrorCode } from '../../shared/error-codes.js';
 import { FleetError } from '../../shared/errors.js';
@@ -12,7 +13,7 @@ import type { Connection } from '../install/tcp-ack.js';
 import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
-import type { ListenAddress } from './listen-address.js';
+import { listeningUrl, type ListenAddress } from './listen-address.js';
 import { metricsAccess } from './metrics-access.js';
 import { peerAddress } from '../../shared/net/peer-address.js';
 
@@ -176,5 +177,7 @@ export async function listen(app: FastifyInstance, addr: ListenAddress, tls: boo
   if (!tls && !isLoopback(addr.host)) {
     throw new FleetError('insecure-listen', `refusing plain HTTP on ${addr.host}: give --cert and --key, or listen on loopback`);
   }
-  return app.listen({ host: addr.host, port: addr.port });
+  await app.listen({ host: addr.host, port: addr.port });
+  // Not fastify's answer, which names a wildcard address 127.0.0.1.
+  return listeningUrl(addr, (app.server.address() as AddressInfo).port, tls);
 }

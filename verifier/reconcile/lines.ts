@@ -43,6 +43,13 @@ export const LINES = {
     args: ['node', 'action', 'run'],
     text: (node, action, run) => `${node}: desired_action ${action} waits for Workflow ${run} to end`,
   }),
+  alreadyUnderWay: def({
+    kind: 'info',
+    when: 'desired_action asks for the kind of run already under way: cleared, so that run is not followed by a second',
+    args: ['node', 'action', 'run'],
+    text: (node, action, run) =>
+      `${node}: desired_action ${action} is already under way as Workflow ${run}; cleared, so nothing is wiped twice. Set it again once that run has ended to run it again`,
+  }),
   bmcNotDriven: def({
     kind: 'warning',
     when: "the device's bmc_type is not one fleetd drives",

@@ -175,13 +175,16 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
         event: 'waits',
         detail: `run:${current.run.name}`,
       });
+    } else if (current && device.lastRun !== current.run.name) {
+      // A run is under way: it is the run asked for, one fleetd started and then stopped before
+      // recording: record and journal it now, as that pass would have.
+      started({ ...ctx, steps: after }, device, current.run.name, current.boot);
+      after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
     } else if (current) {
-      // A run is under way: it is the run asked for. Unrecorded, it is one fleetd started and then
-      // stopped before recording: record and journal it now, as that pass would have.
-      if (device.lastRun !== current.run.name) {
-        started({ ...ctx, steps: after }, device, current.run.name, current.boot);
-        after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
-      }
+      // Asked again while its run is under way: that run is what was asked for. Kept, the request
+      // would start a second run, and a second wipe, the moment this one succeeded.
+      journal({ ...ctx, steps: after }, device, LINES.alreadyUnderWay(host, device.desiredAction, current.run.name));
+      after.push({ to: 'inventory', op: 'recordRun', device, run: current.run.name });
     } else {
       current = startRun(
         ctx,
