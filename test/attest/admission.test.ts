@@ -204,13 +204,26 @@ describe('admission', () => {
       {
         verdict: 'attested',
         provision: { issue: false, reason: `no provision: ${BOOT_WHY.secureBootOff()}` },
-        journal: [attestedLine(), bootRefusedLine(BOOT_WHY.secureBootOff())],
+        journal: [attestedLine(), SECURE_BOOT_OFF, bootRefusedLine(BOOT_WHY.secureBootOff())],
       },
     ],
     [
       'secure_boot required, the log cannot tell: no code',
       { run: PROVISION_RUN, policy: { secureBoot: 'required', hookosImages: null }, boot: measured(null) },
       { verdict: 'attested', provision: { issue: false, reason: `no provision: ${BOOT_WHY.secureBootUnknown(UNKNOWN)}` } },
+    ],
+    [
+      'Secure Boot off under the default policy: a warning, and the code as before',
+      { run: PROVISION_RUN, boot: measured(false) },
+      { verdict: 'attested', provision: { issue: true, run: PROVISION_RUN.name }, journal: [attestedLine(), SECURE_BOOT_OFF] },
+    ],
+    [
+      'a log that cannot tell Secure Boot: a warning naming why',
+      { run: PROVISION_RUN, boot: measured(null) },
+      {
+        provision: { issue: true, run: PROVISION_RUN.name },
+        journal: [attestedLine(), { kind: 'warning', message: `n1's event log cannot tell whether Secure Boot is on: ${UNKNOWN}` }],
+      },
     ],
     [
       'secure_boot required, Secure Boot on: a code',
@@ -316,6 +329,11 @@ function summary(a: Admission) {
 }
 
 /** The line every admitted boot journals. */
+const SECURE_BOOT_OFF = {
+  kind: 'warning',
+  message:
+    'n1 booted with Secure Boot off, so its installed system will not show secureBoot: true; turn Secure Boot on in its firmware (secure_boot: required on its class refuses such boots a code)',
+};
 const attestedLine = (port = 'Port 5') => ({
   kind: 'success',
   message: `n1 attested from HookOS: its TPM proved every EK its entry approves (MAC ${MAC}, switch port ${port})`,

@@ -136,6 +136,10 @@ export function admit(input: AdmissionInput): Admission {
     { to: 'store', op: 'dropClaim', serial: device.serial },
     { to: 'inventory', op: 'journal', device, ...ATTEST_LINES.attested(device.hostname, boot.mac, input.seen.port ?? 'none') },
   ];
+  // Said whatever the class asks: the runbook's last check is the installed node's secureBoot: true.
+  if (boot.secureBoot === false) writes.push({ to: 'inventory', op: 'journal', device, ...ATTEST_LINES.secureBootOff(device.hostname) });
+  if (boot.secureBoot === null)
+    writes.push({ to: 'inventory', op: 'journal', device, ...ATTEST_LINES.secureBootUnknown(device.hostname, boot.secureBootProblem ?? 'no reading') });
   return { verdict: 'attested', reason: d.message, writes, provision: provisionFor(input, device, writes) };
 }
 

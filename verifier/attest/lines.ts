@@ -33,6 +33,19 @@ export const ATTEST_LINES = {
     args: ['node', 'port', 'declared port'],
     text: (node, port, expected) => `${node} attested on port ${port}, expected ${expected}`,
   }),
+  secureBootOff: line({
+    kind: 'warning',
+    when: "an attested boot's event log shows Secure Boot off (the runbook's last check wants secureBoot: true)",
+    args: ['node'],
+    text: (node) =>
+      `${node} booted with Secure Boot off, so its installed system will not show secureBoot: true; turn Secure Boot on in its firmware (secure_boot: required on its class refuses such boots a code)`,
+  }),
+  secureBootUnknown: line({
+    kind: 'warning',
+    when: "an attested boot's event log cannot tell whether Secure Boot is on",
+    args: ['node', 'problem'],
+    text: (node, problem) => `${node}'s event log cannot tell whether Secure Boot is on: ${problem}`,
+  }),
   bootRefused: line({
     kind: 'danger',
     when: "a run's boot attested, but its class's measured-boot policy (secure_boot, hookos_images) refuses it a code: nothing is wiped",
