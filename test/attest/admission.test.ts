@@ -191,6 +191,14 @@ describe('admission', () => {
       },
     ],
     [
+      'lacking an address: journal says the run waits for it',
+      { run: PROVISION_RUN, device: device({ address: undefined }) },
+      {
+        provision: { issue: false, reason: 'no provision: the device lacks address' },
+        journal: [attestedLine(), { kind: 'warning', message: 'n1 lacks address; the run waits for address' }],
+      },
+    ],
+    [
       'lacking install_disk_serial: journal says the run waits for it',
       { run: PROVISION_RUN, device: device({ installDiskSerial: undefined }) },
       {

@@ -355,6 +355,13 @@ describe('desired_action provision', () => {
     });
   });
 
+  it('a device without an address lacks it: no run starts, none labelled as having no BMC', () => {
+    const d = device({ desiredAction: 'provision', address: undefined });
+    const p = plan(steady(d), cfg);
+    expect(kube(p.steps).filter((k) => k.includes('Workflow') || k.includes('Job'))).toEqual([]);
+    expect(journals(p.steps)).toEqual(['warning: n1 lacks address; the run waits for address']);
+  });
+
   it('a run whose Template Tinkerbell does not hold yet waits for it', () => {
     const p = plan({ ...steady(device({ desiredAction: 'provision', className: 'nixos' })), templates: new Set(['provision']) }, cfg);
     expect(kube(p.steps)).toEqual([]);

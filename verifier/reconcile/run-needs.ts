@@ -6,6 +6,8 @@ import { LINES } from './lines.js';
 /** The declared fields a run of this kind needs (a provision also its class), by their field names. */
 export function missingFields(device: Device, kind: RunKind): string[] {
   const need: Array<[string, unknown]> = [
+    // The node's own address: its Hardware's DHCP lease, its AMT, its rendered config.
+    ['address', device.address],
     ['install_disk', device.installDisk],
     ['install_disk_serial', device.installDiskSerial],
     ['switch_port', device.switchPort],
