@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { FleetError } from '../../shared/errors.js';
 import { dateCommand } from '../clock/set-clock.js';
 import { captureLldpFrame } from '../lldp/capture.js';
-import { consoleSay } from './console.js';
+import { consoleSay } from '../../shared/console/console-say.js';
 import { runEdge } from './run-edge.js';
 
 export const EDGE_USAGE = `usage: node agent.mjs edge [options]    (HookOS's tink-agent-autoid entrypoint)

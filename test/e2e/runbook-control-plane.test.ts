@@ -59,6 +59,10 @@ async function provision(scenario: string, before: Boot): Promise<{ run: string;
   for (const action of ['wipe-disk', 'install', 'next-boot']) expect(m.out(netboot.number, `${action}.state`), action).toBe('success\n');
   expect(m.out(netboot.number, 'wipe-disk.out')).toContain(printed('wipe-disk', WIPE_LINES.pulled(run.registry.installer)));
   expect(m.out(netboot.number, 'install.out')).toContain(printed('install', INSTALL_LINES.installed('/dev/nvme0n1')));
+  // The runbook's "Watch the console": its phrases, on the console the actions wrote to themselves.
+  const shown = netboot.running.lines.join('\n');
+  for (const phrase of ['install code written', `wipe: /dev/nvme0n1 reports the serial ${DISK_SERIAL}`, 'install: installed Talos to /dev/nvme0n1'])
+    expect(shown, phrase).toContain(phrase);
   const disk = l.machine.boots[boots + 1]!;
   expect(disk.kind).toBe('disk');
   time.mark('→ its actions, to the reboot');

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { consoleSay } from '../../../shared/console/console-say.js';
 import { ACTION_FLEET_DIR } from '../../../shared/worker/marker.js';
 import { spawnRunner, type Runner } from './run.js';
 
@@ -9,7 +10,7 @@ import { spawnRunner, type Runner } from './run.js';
  * disk files. Nothing here is read from the environment: a Template cannot point an action elsewhere.
  */
 export interface ActionIO {
-  /** Prints one whole line on stdout. */
+  /** Prints one whole line on stdout and the machine's console. */
   say(line: string): void;
   sysRoot: string;
   procRoot: string;
@@ -26,9 +27,10 @@ export interface ActionIO {
   sleep(ms: number): Promise<void>;
 }
 
-export function machineIO(): ActionIO {
+/** The machine's own; `consolePath` is where its lines also go (the Template mounts /dev). */
+export function machineIO(consolePath = '/dev/console'): ActionIO {
   return {
-    say: (line) => void process.stdout.write(`${line}\n`),
+    say: consoleSay(consolePath),
     sysRoot: '/sys',
     procRoot: '/proc',
     fleetDir: ACTION_FLEET_DIR,

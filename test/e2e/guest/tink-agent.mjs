@@ -4,7 +4,7 @@
 // Docker engine under the action's timeout, report success, failure or timeout, and ask again.
 // No action is not an error: it backs off (at most 5 s) and asks again, for as long as the boot lasts.
 //   node tink-agent.mjs <server URL> <worker id> <results dir>
-// Each action's output goes to the console and to <results dir>/<action>.out, its state to .state.
+// Each action's output goes to <results dir>/<action>.out (never the console), its state to .state.
 import { spawn, spawnSync } from 'node:child_process';
 import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,11 +68,9 @@ async function execute(action) {
   }
   try {
     const child = spawn('docker', ['start', '--attach', name], { stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const s of [child.stdout, child.stderr])
-      s.on('data', (b) => {
-        process.stdout.write(b);
-        log.write(b);
-      });
+    // Not to the console: Tinkerbell's agent leaves a container's output to Docker's log driver
+    // (syslog, in HookOS), so what the console shows is what the action itself wrote there.
+    for (const s of [child.stdout, child.stderr]) s.on('data', (b) => log.write(b));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
