@@ -6,11 +6,11 @@ import { plan, type ReconcileConfig, type Step, type World } from '../../verifie
 import { noteKey } from '../../verifier/reconcile/notes.js';
 import { runState, viewWorkflow } from '../../verifier/reconcile/workflow-view.js';
 import type { InstallCodeRecord } from '../../verifier/state/local-store.js';
-import { classMap, device as fixtureDevice, MAC, NIXOS, NS, reconcileConfig, TALOS } from '../tinkerbell/fixtures.js';
+import { CLOUD, classMap, device as fixtureDevice, MAC, NIXOS, NS, reconcileConfig, TALOS } from '../tinkerbell/fixtures.js';
 
 const NOW = Date.parse('2026-11-30T08:00:00Z');
 const cfg = reconcileConfig();
-const classes = classMap(TALOS, NIXOS);
+const classes = classMap(TALOS, NIXOS, CLOUD);
 
 const device = (over: Partial<Device> = {}): Device =>
   fixtureDevice('n1', {
@@ -456,6 +456,27 @@ describe('desired_action provision', () => {
     const w = { ...steady(d), workflows: [wf], hardware: [stamp(desiredHardware(d, NS, true))] };
     expect(kube(plan(w, cfg).steps)).toEqual([`create Job ${wf.metadata.name}`]);
     expect(kube(plan({ ...w, jobs: [stamp(desiredPowerCycle(d, wf.metadata.name, NS))] }, cfg).steps)).toEqual([]);
+  });
+});
+
+describe('a cloud-init-nocloud node', () => {
+  it('turns active when its run reports image-to-disk done (the seed written), not before', () => {
+    const d = device({ status: 'planned', className: 'cloud' });
+    const writing = run(d, 'provision', 60_000, {
+      state: 'RUNNING',
+      tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 50_000), action('image-to-disk', 'RUNNING', 40_000)] }],
+    });
+    const recorded = { ...d, lastRun: writing.metadata.name };
+    const w = { ...steady(recorded), workflows: [writing], hardware: [stamp(desiredHardware(d, NS, true))] };
+    expect(invOps(plan(w, cfg).steps)).toEqual([]);
+    const written = {
+      ...writing,
+      status: { state: 'RUNNING', tasks: [{ actions: [action('wipe-disk', 'SUCCESS', 50_000), action('image-to-disk', 'SUCCESS', 40_000)] }] },
+    };
+    expect(invOps(plan({ ...w, workflows: [written] }, cfg).steps)).toEqual(['setStatus active']);
+    // Another payload's device turns active at its first boot's fetch, not here.
+    const nixos = { ...recorded, className: 'nixos' };
+    expect(invOps(plan({ ...steady(nixos), workflows: [written], hardware: w.hardware }, cfg).steps)).toEqual([]);
   });
 });
 

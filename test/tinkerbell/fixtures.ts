@@ -20,6 +20,14 @@ export const NIXOS: NodeClass = {
   controlPlane: false,
 };
 
+export const CLOUD: NodeClass = {
+  name: 'cloud',
+  payload: 'cloud-init-nocloud',
+  imageUrl: 'https://images.lab/debian.raw.zst',
+  imageSha256: 'e'.repeat(64),
+  controlPlane: false,
+};
+
 /** Classes by name, as the reconcile controller looks them up. */
 export const classMap = (...classes: NodeClass[]): Map<string, NodeClass> => new Map(classes.map((c) => [c.name, c]));
 

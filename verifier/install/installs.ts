@@ -208,8 +208,9 @@ export class Installs {
       }
       const device = await this.o.inventory.deviceByName(record.hostname).catch(() => null);
       // Served, but the inventory never took the release (still planned): to the runbook that is a
-      // missing config, since the node boots its install and asks in vain.
-      if (record.servedAt && device?.status !== 'planned') {
+      // missing config, since the node boots its install and asks in vain. A NoCloud seed stays
+      // planned until its run reports the seed written, so asked again it was served.
+      if (record.servedAt && (device?.status !== 'planned' || (await this.payloadOf(device)) === 'cloud-init-nocloud')) {
         metrics.configRefetched.labels(record.hostname).inc();
         if (device) await this.journalOnce(device, sha256, 'refetched', INSTALL_LINES.refetched(what, record.servedAt, peer));
         return { status: 404, reason: 'served' };
@@ -274,6 +275,8 @@ export class Installs {
     if (device) {
       const said = INSTALL_LINES.served(kind, record?.run ?? device.lastRun ?? 'its run', peer);
       await this.o.inventory.journal(device, said.kind, said.message).catch(() => undefined);
+      // Fetched in HookOS, a NoCloud seed is not yet on the disk: the run's report of image-to-disk turns it active.
+      if (kind === 'seed' && (await this.payloadOf(device)) === 'cloud-init-nocloud') return true;
       try {
         await this.o.inventory.setStatus(device, 'active');
       } catch (err) {
@@ -287,6 +290,10 @@ export class Installs {
       }
     }
     return true;
+  }
+
+  private async payloadOf(device: Device): Promise<Payload | undefined> {
+    return device.className ? (await this.o.inventory.classes().catch(() => new Map())).get(device.className)?.payload : undefined;
   }
 
   /** A node that keeps asking writes each line once per code (by the code's hash), not once per try. */

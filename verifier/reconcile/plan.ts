@@ -164,6 +164,8 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
     outcome({ ...ctx, steps: after }, device, run);
   }
 
+  seedWritten({ ...ctx, steps: after }, device, runs);
+
   let current: { run: WorkflowView; boot: string | undefined } | undefined;
   const last = live.at(-1);
   if (last) current = { run: last, boot: world.workflows.find((w) => w.metadata.name === last.name)?.metadata.labels?.[LABELS.boot] };
@@ -337,6 +339,17 @@ function startRun(
   if (kind === 'provision' && device.status !== 'planned') after.push({ to: 'inventory', op: 'setStatus', device, status: 'planned' });
   forgetWaits(ctx, host, after);
   return { run: viewWorkflow({ ...wf, metadata: { ...wf.metadata, creationTimestamp: new Date(world.now).toISOString() } }), boot };
+}
+
+/**
+ * A cloud-init-nocloud node's seed is fetched in HookOS, by image-to-disk, which then writes it
+ * with the image: the device is active once its run reports that action done, not at the fetch.
+ */
+function seedWritten(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
+  if (device.status !== 'planned' || ctx.world.classes.get(device.className ?? '')?.payload !== 'cloud-init-nocloud') return;
+  const run = runs.find((r) => r.name === device.lastRun && r.kind === 'provision');
+  if (run?.actions.some((a) => a.name === 'image-to-disk' && a.state === 'success'))
+    ctx.steps.push({ to: 'inventory', op: 'setStatus', device, status: 'active' });
 }
 
 /** The journal line of a finished run, once; a retirement's success only once the BMC corroborates it. */
