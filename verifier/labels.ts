@@ -14,6 +14,12 @@ export const LABELS = {
   boot: 'fleet.lolwtf.ca/boot',
 } as const;
 
+/** Annotations: what fleetd needs to read back from an object it made, but selects nothing by. */
+export const ANNOTATIONS = {
+  /** A power-cycle Job's BMC address when fleetd made it: a failed Job is tried again once the address changes. */
+  bmcAddress: 'fleet.lolwtf.ca/bmc-address',
+} as const;
+
 export const OWNER = 'fleetd';
 
 /** The labels of an object fleetd creates for `device`. */

@@ -47,7 +47,7 @@ export interface LabOptions {
 }
 
 type Obj = {
-  metadata: { name: string; labels?: Record<string, string>; creationTimestamp?: string };
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string>; creationTimestamp?: string };
   spec?: Record<string, unknown>;
   status?: Record<string, unknown>;
 };
@@ -204,6 +204,12 @@ export class Lab {
     if (this.netbox) return this.netbox.setCustomFieldAs('owner', this.deviceId, { desired_action: action });
     const r = await fleetCli('inventory', 'action', HOST, action, '--nodes', join(this.dir, 'nodes.yaml'), '--state', join(this.dir, 'state'));
     if (r.code !== 0) throw new Error(`fleet inventory action: ${r.stderr}`);
+  }
+
+  /** "Set AMT's address": the node's address (its AMT's), in the nodes file or NetBox. */
+  async setAddress(address: string): Promise<void> {
+    if (this.netbox) return void this.netbox.setPrimaryIp4(this.deviceId, address);
+    await writeFile(join(this.dir, 'nodes.yaml'), stringify({ ...this.catalogue, nodes: { [HOST]: { ...this.declaration, address } } }));
   }
 
   /** What Talos (the installed node) or a person sets through NetBox: the device's status. */

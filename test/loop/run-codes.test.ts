@@ -197,7 +197,16 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     await l.until('the journal line', async () => (await l.journal()).includes(line));
     await new Promise((r) => setTimeout(r, 2000));
     expect((await l.journal()).filter((j) => j === line)).toHaveLength(1);
-    // Powered on by hand: that boot gets the run's code.
+    // The runbook's action: set AMT's address. fleetd power-cycles the machine again, at the new address.
+    await l.setAddress('10.0.1.21/24');
+    const again = await l.until('a power cycle at the new address', async () =>
+      (await l.jobs()).find((j) => j.metadata.name === wf.metadata.name && j.metadata.annotations?.['fleet.lolwtf.ca/bmc-address'] === '10.0.1.21'),
+    );
+    expect(await l.journal()).toContain(
+      `info: node-1: AMT's address is now 10.0.1.21 (was 10.0.1.11); fleetd power-cycles the machine again for Workflow ${wf.metadata.name}`,
+    );
+    await l.rufio(again);
+    // That power cycle's boot gets the run's code.
     expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
   });
 });

@@ -336,6 +336,37 @@ describe('desired_action provision', () => {
     expect(plan({ ...w, noted: new Set([key]) }, cfg).steps).toEqual([]);
   });
 
+  it('after "Set AMT\'s address", the failed power cycle goes and the next pass power-cycles at the new address', () => {
+    const d = device({ status: 'planned' });
+    const wf = run(d, 'provision', 30_000, {});
+    const failed = {
+      ...stamp(desiredPowerCycle(d, wf.metadata.name, NS)),
+      status: { conditions: [{ type: 'Failed', status: 'True', message: 'dial tcp 10.0.1.11:16992: connect: no route to host' }] },
+    };
+    expect(failed.metadata.annotations).toEqual({ 'fleet.lolwtf.ca/bmc-address': '10.0.1.11' });
+    const moved = { ...d, address: '10.0.1.21/24' };
+    const w = {
+      ...steady(moved),
+      workflows: [wf],
+      jobs: [failed],
+      hardware: [stamp(desiredHardware(moved, NS, true))],
+      machines: [stamp(desiredMachine(d, NS)!)],
+    };
+    const p = plan(w, cfg);
+    expect(kube(p.steps)).toEqual(['patch Machine n1', `delete Job ${wf.metadata.name}`]);
+    expect(journals(p.steps)).toEqual([
+      `info: n1: AMT's address is now 10.0.1.21 (was 10.0.1.11); fleetd power-cycles the machine again for Workflow ${wf.metadata.name}`,
+    ]);
+    // The next pass finds no Job: a new one, for the new address.
+    const next = plan({ ...w, jobs: [], machines: [stamp(desiredMachine(moved, NS)!)] }, cfg);
+    const job = created(next.steps, 'Job');
+    expect(job.metadata).toMatchObject({ name: wf.metadata.name, annotations: { 'fleet.lolwtf.ca/bmc-address': '10.0.1.21' } });
+    // Failing there too is news: journaled, once, naming the new address.
+    const again = { ...stamp(job), status: failed.status };
+    const third = plan({ ...w, machines: [stamp(desiredMachine(moved, NS)!)], jobs: [again] }, cfg);
+    expect(journals(third.steps)).toEqual([expect.stringContaining('AMT does not answer at 10.0.1.21')]);
+  });
+
   it('a Job whose conditions are not a list of objects says nothing of a failure', () => {
     const d = device({ status: 'planned' });
     const wf = run(d, 'provision', 30_000, {});

@@ -1,6 +1,6 @@
 import type { Device } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
-import { LABELS, labelsFor } from '../labels.js';
+import { ANNOTATIONS, LABELS, labelsFor } from '../labels.js';
 import { KINDS, type KubeObject } from './objects.js';
 
 const apiVersion = (k: keyof typeof KINDS) => `${KINDS[k].group}/${KINDS[k].version}`;
@@ -137,10 +137,16 @@ export function desiredWorkflow(
 
 /** The Rufio Job that power-cycles a machine into a one-time EFI PXE boot. */
 export function desiredPowerCycle(device: Device, workflow: string, namespace: string): KubeObject {
+  const address = device.address ? splitCidr(device.address)?.ip : undefined;
   return {
     apiVersion: apiVersion('Job'),
     kind: 'Job',
-    metadata: { name: workflow, namespace, labels: labelsFor(device.hostname) },
+    metadata: {
+      name: workflow,
+      namespace,
+      labels: labelsFor(device.hostname),
+      ...(address ? { annotations: { [ANNOTATIONS.bmcAddress]: address } } : {}),
+    },
     spec: {
       machineRef: { name: device.hostname, namespace },
       // oneTimeBootDeviceAction, not the newer bootDevice: both Rufio lines accept it.

@@ -63,6 +63,12 @@ export const LINES = {
     text: (node, run, message, address) =>
       `${node}: Rufio's Job ${run} failed to power the machine (${message}): AMT does not answer at ${address}. Set AMT's address, or power the machine on by hand`,
   }),
+  jobAgain: def({
+    kind: 'info',
+    when: "AMT's address changed after Rufio's power cycle failed: fleetd power-cycles the machine again",
+    args: ['node', 'run', 'address', 'old address'],
+    text: (node, run, address, old) => `${node}: AMT's address is now ${address} (was ${old}); fleetd power-cycles the machine again for Workflow ${run}`,
+  }),
   hookosAfterSuccess: def({
     kind: 'warning',
     when: 'the node netbooted HookOS and attested after its install succeeded',

@@ -6,14 +6,15 @@
  * and reads keys.
  */
 
-/** A run's events: its start, its abandonment, its power cycle's failure, a HookOS boot after its success, its end. */
-export type RunEvent = 'started' | 'abandoned' | 'job-failed' | 'hookos-after' | 'ended';
+/** A run's events: its start, its abandonment, a HookOS boot after its success, its end. */
+export type RunEvent = 'started' | 'abandoned' | 'hookos-after' | 'ended';
 
 /**
  * A device's standing conditions: a wait (for a run to end, or for what a run lacks; the detail
- * says which, so a different wait is news), a BMC type fleetd does not drive, an object of another owner.
+ * says which, so a different wait is news), a BMC type fleetd does not drive, an object of another
+ * owner, a run's power cycle that failed at an address (a failure at the next address is news).
  */
-export type DeviceEvent = 'waits' | 'bmc' | 'foreign';
+export type DeviceEvent = 'waits' | 'bmc' | 'foreign' | 'job-failed';
 
 export type Note = { run: string; event: RunEvent } | { host: string; event: DeviceEvent; detail: string };
 

@@ -9,6 +9,7 @@ export interface ObjectMeta {
   name: string;
   namespace?: string;
   labels?: Record<string, string>;
+  annotations?: Record<string, string>;
   resourceVersion?: string;
   creationTimestamp?: string;
   uid?: string;

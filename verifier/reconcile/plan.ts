@@ -11,7 +11,7 @@ import {
   unquotableParameters,
   type RunKind,
 } from './desired.js';
-import { LABELS } from '../labels.js';
+import { ANNOTATIONS, LABELS } from '../labels.js';
 import { isOwned, type Kind, type KubeObject } from './objects.js';
 import { isFinished, objectsOf, viewWorkflow, type WorkflowView } from './workflow-view.js';
 import type { InstallCodeRecord } from '../state/local-store.js';
@@ -221,11 +221,17 @@ function planDevice(ctx: Ctx, device: Device, runs: WorkflowView[]): void {
     if (!job) ctx.steps.push({ to: 'kube', op: 'create', kind: 'Job', object: desiredPowerCycle(device, current.run.name, cfg.namespace) });
     else {
       const failed = jobFailure(job);
-      if (failed !== null) {
-        const address = (machine.spec!.connection as { host: string }).host;
+      const address = (machine.spec!.connection as { host: string }).host;
+      const tried = job.metadata.annotations?.[ANNOTATIONS.bmcAddress] ?? address;
+      if (failed !== null && tried !== address && isOwned(job)) {
+        // "Set AMT's address": the failed Job goes, and the next pass power-cycles the machine at the new one.
+        ctx.steps.push({ to: 'kube', op: 'delete', kind: 'Job', name: current.run.name });
+        journal({ ...ctx, steps: after }, device, LINES.jobAgain(host, current.run.name, address, tried));
+      } else if (failed !== null) {
         journal({ ...ctx, steps: after }, device, LINES.jobFailed(host, current.run.name, failed || 'no message', address), {
-          run: current.run.name,
+          host,
           event: 'job-failed',
+          detail: `${current.run.name} ${address}`,
         });
       }
     }
