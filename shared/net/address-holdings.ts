@@ -33,18 +33,22 @@ export class AddressHoldings<T> {
     return this.byGroup.get(this.groupOf(address))?.get(address)?.size ?? 0;
   }
 
-  /** Whether `address` may add one, and what must go first. `evictable`: items that may be taken away. */
-  admit(address: string, evictable: (item: T) => boolean = () => true): Admission<T> {
+  /**
+   * Whether `address` may add one, and what must go first. `evictable`: items that may be taken
+   * away. `shedOwn`: the newcomer's own holdings may give way too, when they are the largest (a
+   * session table always takes the newest); otherwise only a holder larger than it would be does.
+   */
+  admit(address: string, evictable: (item: T) => boolean = () => true, shedOwn = false): Admission<T> {
     const group = this.groupOf(address);
     const mine = this.count(address);
     if (mine >= this.caps.perAddress) return { take: false, cap: 'address' };
     const groupSize = this.groupSizes.get(group) ?? 0;
     if (groupSize >= this.caps.perGroup) {
-      const evict = oldestOfLargest([this.byGroup.get(group)!], mine + 1, evictable);
+      const evict = oldestOfLargest([this.byGroup.get(group)!], shedOwn ? 0 : mine + 1, evictable);
       return evict === null ? { take: false, cap: 'group' } : { take: true, evict };
     }
     if (this.size >= this.caps.total) {
-      const evict = oldestOfLargest(this.groupsLargerThan(groupSize + 1), 0, evictable);
+      const evict = oldestOfLargest(this.groupsLargerThan(shedOwn ? 0 : groupSize + 1), 0, evictable);
       return evict === null ? { take: false, cap: 'total' } : { take: true, evict };
     }
     return { take: true, evict: null };

@@ -104,6 +104,17 @@ describe('the session store', () => {
     expect(store.take('victim').serial).toBe('SN-V');
   });
 
+  it.each([
+    ['one IPv6 /64', (i: number) => `fd00::${(i + 1).toString(16)}`],
+    ['40 IPv4 /24s', (i: number) => `10.1.${Math.floor(i / 254)}.${1 + (i % 254)}`],
+  ])("10,050 starts from as many addresses in %s shed each other, not a machine's session (the defaults)", (_name, address) => {
+    const store = new SessionStore(60_000, {}, () => 0);
+    store.add(session('victim', 60_000, 'SN-V'), '10.0.1.11');
+    for (let i = 0; i < 10_050; i++) store.add(session(`f${i}`, 60_000, `SN-${i}`), address(i));
+    expect(store.size).toBeLessThanOrEqual(10_000);
+    expect(store.take('victim').serial).toBe('SN-V');
+  });
+
   it("a refused start holds its peer's share as a session would, until forgotten", () => {
     let now = 0;
     const store = new SessionStore(1000, { perPeer: 2 }, () => now);

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { httpStatus } from '../../shared/error-codes.js';
 import { FleetError } from '../../shared/errors.js';
+import { DEFAULT_GROUP_PREFIXES, type GroupPrefixes } from '../../shared/net/address-group.js';
+import { AddressHoldings } from '../../shared/net/address-holdings.js';
 import type { CheckedAk, ClaimedEk } from './keys.js';
 import { Refusal } from './refusal.js';
 
@@ -33,11 +35,14 @@ export interface SessionLimits {
   total: number;
   /** Sessions one peer address may hold, refused starts counted. */
   perPeer: number;
+  /** Sessions one address group (its /24 or /64) may hold. */
+  perGroup: number;
+  groups: GroupPrefixes;
   /** Unfinished sessions one peer may hold for one claimed serial; a new one evicts that peer's oldest for it. */
   perSerial: number;
 }
 
-const DEFAULT_LIMITS: SessionLimits = { total: 10_000, perPeer: 64, perSerial: 4 };
+const DEFAULT_LIMITS: SessionLimits = { total: 10_000, perPeer: 64, perGroup: 1024, perSerial: 4, groups: DEFAULT_GROUP_PREFIXES };
 
 /**
  * Sessions live in memory only: a restarted verifier forgets them and the agent starts over.
@@ -46,13 +51,14 @@ const DEFAULT_LIMITS: SessionLimits = { total: 10_000, perPeer: 64, perSerial: 4
  * is keyed on the serial alone: floods are bounded by what a peer cannot forge, its address. Per
  * peer, refused (a start refused after its work counts as a session, so a peer cannot make that
  * work for free); per peer and claimed serial, that peer's own oldest goes, so claiming another
- * machine's serial evicts nothing of that machine's; and in all, the oldest session of the peer
- * holding the most goes, so a table filled from many addresses sheds the flooders first.
+ * machine's serial evicts nothing of that machine's; and per address group and in all, a new
+ * session takes the place of the oldest of the largest holder (address-holdings.ts), so a table
+ * filled from many addresses, even a whole /64 of them, sheds the flooders first.
  */
 export class SessionStore {
   private readonly slots = new Map<string, Slot>();
-  /** Each peer's sessions, oldest first. */
-  private readonly byPeer = new Map<string, string[]>();
+  /** Each peer's sessions, by address group and address, oldest first. */
+  private readonly held: AddressHoldings<string>;
   /** Each peer's unfinished sessions per claimed serial, oldest first. */
   private readonly bySerial = new Map<string, string[]>();
   /** Refused starts still held against their peers, oldest first, and how many each peer has. */
@@ -66,6 +72,7 @@ export class SessionStore {
     private readonly now: () => number = Date.now,
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.held = new AddressHoldings({ perAddress: this.limits.perPeer, perGroup: this.limits.perGroup, total: this.limits.total, groups: this.limits.groups });
   }
 
   /** When a session started now expires. */
@@ -80,7 +87,7 @@ export class SessionStore {
   /** Refuses a peer that already holds its share; call before doing any work for it. */
   admit(peer: string): void {
     this.sweep();
-    if ((this.byPeer.get(peer)?.length ?? 0) + (this.refused.get(peer) ?? 0) >= this.limits.perPeer) {
+    if (this.held.count(peer) + (this.refused.get(peer) ?? 0) >= this.limits.perPeer) {
       throw new TooManySessions(
         'too-many-sessions',
         `${peer} holds ${this.limits.perPeer} attestation sessions; try again in ${Math.ceil((2 * this.ttlMs) / 1000)} s`,
@@ -98,9 +105,11 @@ export class SessionStore {
     this.admit(peer);
     const key = serialKey(session.serial, peer);
     for (let mine = this.bySerial.get(key); mine && mine.length >= this.limits.perSerial; mine = this.bySerial.get(key)) this.remove(mine[0]!);
-    while (this.slots.size >= this.limits.total) this.remove(this.oldestOfLargestPeer());
+    // Its own share was checked by admit(): past the group's or the total cap, the largest holder's oldest gives way.
+    const admission = this.held.admit(peer, () => true, true);
+    if (admission.take && admission.evict !== null) this.remove(admission.evict);
     this.slots.set(session.id, { session, peer, used: false });
-    this.byPeer.set(peer, [...(this.byPeer.get(peer) ?? []), session.id]);
+    this.held.add(session.id, peer);
     this.bySerial.set(key, [...(this.bySerial.get(key) ?? []), session.id]);
   }
 
@@ -123,12 +132,6 @@ export class SessionStore {
     return this.slots.size;
   }
 
-  private oldestOfLargestPeer(): string {
-    let largest: string[] = [];
-    for (const ids of this.byPeer.values()) if (ids.length > largest.length) largest = ids;
-    return largest[0]!;
-  }
-
   private unlist(map: Map<string, string[]>, key: string, id: string): void {
     const ids = map.get(key)?.filter((x) => x !== id) ?? [];
     if (ids.length) map.set(key, ids);
@@ -139,7 +142,7 @@ export class SessionStore {
     const slot = this.slots.get(id);
     if (!slot) return;
     this.slots.delete(id);
-    this.unlist(this.byPeer, slot.peer, id);
+    this.held.remove(id);
     if (!slot.used) this.unlist(this.bySerial, serialKey(slot.session.serial, slot.peer), id);
   }
 
