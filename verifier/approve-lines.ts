@@ -7,6 +7,12 @@
 import { said } from '../shared/text/line-def.js';
 
 export const APPROVE_LINES = {
+  shedClaims: said({
+    when: 'first, when claims of the serial were shed to make room for other addresses’ (a flood)',
+    args: ['count', 'serial', 'at'],
+    text: (count, serial, at) =>
+      `${count} claims of the serial ${serial} were shed to make room for other addresses' claims, the last at ${at}: the machine's own may be among them. Power it on again so that HookOS attests, then run this again.`,
+  }),
   rivalClaims: said({
     when: 'first, when more than one TPM claims the serial',
     args: ['count', 'serial'],

@@ -119,6 +119,11 @@ function platformLines(serial: string, eks: CertifiedEk[], pc: PlatformCertifica
   return { lines: [L.platformTie(source, serial.trim(), held.kind, held.hash, nameText(ek.issuer) || '(empty)', ek.serial, root)], verified: true };
 }
 
+/** Said first when claims of the serial were shed for others': the one that matters may be gone. */
+export function shedClaimsLine(serial: string, shed: { count: number; lastAt: string }): string {
+  return printable(L.shedClaims(String(shed.count), serial, shed.lastAt));
+}
+
 /** Said first when more than one TPM claims the serial: at most one of them is the machine. */
 export function rivalClaimsLine(serial: string, count: number): string {
   return printable(L.rivalClaims(String(count), serial));

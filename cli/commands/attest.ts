@@ -5,7 +5,7 @@ import { errorMessage, FleetError } from '../../shared/errors.js';
 import { type PlatformCertificate, parsePlatformCertificate } from '../../shared/platform-cert/platform-certificate.js';
 import { readPlatformRoots } from '../../shared/platform-cert/roots.js';
 import { printable } from '../../shared/text/terminal.js';
-import { approvalLines, rivalClaimsLine } from '../../verifier/approve.js';
+import { approvalLines, rivalClaimsLine, shedClaimsLine } from '../../verifier/approve.js';
 import { openDatabase } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
 
@@ -46,11 +46,15 @@ export async function run(args: string[]): Promise<number> {
         };
   const db = openDatabase(o.state);
   try {
-    const claims = new LocalStore(db).claims(serial);
+    const store = new LocalStore(db);
+    const claims = store.claims(serial);
+    const shed = store.shedClaims(serial);
     if (!claims.length) {
+      if (shed) console.error(shedClaimsLine(serial, shed));
       console.error(`fleet: no machine with the serial ${printable(serial)} waits for approval; power it on so that HookOS attests`);
       return 1;
     }
+    if (shed) console.log(shedClaimsLine(serial, shed));
     if (claims.length > 1) console.log(rivalClaimsLine(serial, claims.length));
     const at = new Date();
     for (const [i, claim] of claims.entries()) {

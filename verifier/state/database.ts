@@ -76,6 +76,12 @@ const MIGRATIONS: string[] = [
                                   THEN json_set(e.value, '$.certificate.der', NULL) ELSE json(e.value) END ORDER BY e.key)
      FROM json_each(claims.body, '$.eks') AS e))
    WHERE json_type(body, '$.eks') = 'array';`,
+  // Claims shed to make room for others' (a flood from many addresses), per serial: approve says so.
+  `CREATE TABLE claims_shed (
+     serial TEXT PRIMARY KEY,
+     count INTEGER NOT NULL,
+     last_at TEXT NOT NULL
+   );`,
 ];
 
 /** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */

@@ -1,5 +1,13 @@
+import { DEFAULT_GROUP_PREFIXES, type GroupPrefixes } from '../../shared/net/address-group.js';
+import { AddressHoldings } from '../../shared/net/address-holdings.js';
 import type { Db } from './database.js';
 import type { Claim } from './claim.js';
+
+interface Row {
+  rowid: number;
+  serial: string;
+  peer: string;
+}
 
 export interface InstallCodeRecord {
   device: string;
@@ -19,6 +27,8 @@ const CODE_COLUMNS = 'device, hostname, sha256, boot_id AS bootId, at, run, serv
 const MAX_CLAIMS = 1000;
 /** Claims one peer's address may hold: past it, that peer's own oldest goes. */
 const CLAIMS_PER_PEER = 16;
+/** Claims one address group (a /24, a /64) may hold: one host's aliases fill no more. */
+const CLAIMS_PER_GROUP = 128;
 /** TPMs one peer may claim one serial with: a machine re-attesting replaces its own claim. */
 const CLAIMS_PER_PEER_SERIAL = 2;
 
@@ -30,12 +40,14 @@ export class LocalStore {
   constructor(
     private readonly db: Db,
     private readonly maxClaims = MAX_CLAIMS,
+    private readonly groups: GroupPrefixes = DEFAULT_GROUP_PREFIXES,
   ) {}
 
   /**
    * Keeps a claim per serial and TPM. Anyone with a TPM can claim any serial, so no claim displaces
-   * another peer's: the caps are per peer (per serial, then in all, its own oldest going first),
-   * and when the table is full the oldest claim of the peer holding the most goes.
+   * another peer's: the caps are per peer (per serial, then in all, its own oldest going first);
+   * past its address group's share or the total, the oldest claim of the largest group's largest
+   * address goes (address-holdings.ts), and the serial it was for remembers that it lost one.
    */
   recordClaim(claim: Claim): void {
     const tpm = claim.eks.map((e) => e.hash).join(',');
@@ -49,15 +61,34 @@ export class LocalStore {
         .run(claim.serial, tpm, claim.peer, claim.at, JSON.stringify(claim));
       keepNewest('serial = ? AND peer = ?', CLAIMS_PER_PEER_SERIAL, claim.serial, claim.peer);
       keepNewest('peer = ?', CLAIMS_PER_PEER, claim.peer);
-      const count = () => (this.db.prepare('SELECT count(*) AS n FROM claims').get() as { n: number }).n;
-      while (count() > this.maxClaims) {
-        this.db
-          .prepare(
-            'DELETE FROM claims WHERE rowid = (SELECT rowid FROM claims WHERE peer = (SELECT peer FROM claims GROUP BY peer ORDER BY count(*) DESC, min(at) ASC LIMIT 1) ORDER BY at ASC, rowid ASC LIMIT 1)',
-          )
-          .run();
-      }
+      this.shedFor(claim);
     })();
+  }
+
+  /** Makes room for the claim just kept, past its group's cap or the total. */
+  private shedFor(claim: Claim): void {
+    const others = this.db
+      .prepare('SELECT rowid, serial, peer FROM claims WHERE NOT (serial = ? AND tpm = ?) ORDER BY at ASC, rowid ASC')
+      .all(claim.serial, claim.eks.map((e) => e.hash).join(',')) as Row[];
+    const held = new AddressHoldings<Row>({ perAddress: Number.MAX_SAFE_INTEGER, perGroup: CLAIMS_PER_GROUP, total: this.maxClaims, groups: this.groups });
+    for (const row of others) held.add(row, row.peer);
+    const admission = held.admit(claim.peer, () => true, true);
+    if (!admission.take || admission.evict === null) return;
+    const { rowid, serial } = admission.evict;
+    this.db.prepare('DELETE FROM claims WHERE rowid = ?').run(rowid);
+    this.db
+      .prepare(
+        'INSERT INTO claims_shed (serial, count, last_at) VALUES (?, 1, ?) ON CONFLICT(serial) DO UPDATE SET count = count + 1, last_at = excluded.last_at',
+      )
+      .run(serial, claim.at);
+  }
+
+  /** How many claims of `serial` were shed to make room for others', and when the last went; null when none. */
+  shedClaims(serial: string): { count: number; lastAt: string } | null {
+    return (
+      (this.db.prepare('SELECT count, last_at AS lastAt FROM claims_shed WHERE serial = ?').get(serial) as { count: number; lastAt: string } | undefined) ??
+      null
+    );
   }
 
   /** The newest claim of a serial, or null. */
@@ -71,9 +102,10 @@ export class LocalStore {
     return rows.map((r) => JSON.parse(r.body) as Claim);
   }
 
-  /** A device's admission clears its waiting claim. */
+  /** A device's admission clears its waiting claim, and what was shed of it. */
   dropClaim(serial: string): void {
     this.db.prepare('DELETE FROM claims WHERE serial = ?').run(serial);
+    this.db.prepare('DELETE FROM claims_shed WHERE serial = ?').run(serial);
   }
 
   /** Keeps only the SHA-256 of the code answered to a device: its latest voids any earlier one. */
