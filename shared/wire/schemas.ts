@@ -7,7 +7,16 @@ import { VERDICTS } from './verdicts.js';
  * Binary values are standard base64. Sizes are capped so a hostile body cannot make either side
  * allocate without bound.
  */
-const B64 = (maxBytes: number) => Type.String({ maxLength: Math.ceil(maxBytes / 3) * 4, pattern: '^[A-Za-z0-9+/]*={0,2}$' });
+const B64 = (maxBytes: number) => Type.String({ maxLength: base64Length(maxBytes), pattern: '^[A-Za-z0-9+/]*={0,2}$' });
+
+/** How long `bytes` bytes are in base64. */
+export const base64Length = (bytes: number) => Math.ceil(bytes / 3) * 4;
+
+/**
+ * The largest event log a finish may carry: ten times the largest recorded firmware log in
+ * testdata/ (keylime's binary_bios_measurements, 49,088 bytes; tpm2-tools' largest is 33,824).
+ */
+export const MAX_EVENT_LOG_BYTES = 512 * 1024;
 
 export const EK_KINDS = ['rsa2048', 'eccp256'] as const;
 export const EkKind = Type.Union(EK_KINDS.map((k) => Type.Literal(k)));
@@ -88,7 +97,7 @@ export const FinishRequest = Type.Object(
     /** PCR values of the quoted bank, by index, hex. */
     pcrs: Type.Record(Type.String({ pattern: '^([0-9]|1[0-9]|2[0-3])$' }), Hex(32)),
     /** The TCG event log (binary_bios_measurements), base64, or null when the machine has none. */
-    eventLog: Type.Union([B64(1 << 20), Type.Null()]),
+    eventLog: Type.Union([B64(MAX_EVENT_LOG_BYTES), Type.Null()]),
   },
   { additionalProperties: false },
 );

@@ -5,7 +5,16 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { httpStatus, type HttpErrorCode } from '../../shared/error-codes.js';
 import { FleetError } from '../../shared/errors.js';
-import { ErrorResponse, FinishRequest, FinishResponse, PATHS, StartAnswer, StartRequest } from '../../shared/wire/schemas.js';
+import {
+  base64Length,
+  ErrorResponse,
+  FinishRequest,
+  FinishResponse,
+  MAX_EVENT_LOG_BYTES,
+  PATHS,
+  StartAnswer,
+  StartRequest,
+} from '../../shared/wire/schemas.js';
 import type { AttestationService } from '../attest/service.js';
 import type { DocKind } from '../install/config-store.js';
 import type { Installs } from '../install/installs.js';
@@ -14,6 +23,7 @@ import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
 import { listeningUrl, type ListenAddress } from './listen-address.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { metricsAccess } from './metrics-access.js';
 import { peerAddress } from '../../shared/net/peer-address.js';
 
@@ -34,8 +44,13 @@ export interface ServerOptions {
   connections?: Partial<ConnectionLimits>;
 }
 
-/** Request bodies are capped: the largest legal finish (a 1 MiB event log, base64) plus room. */
-const BODY_LIMIT = 1.5 * 1024 * 1024;
+/**
+ * Request bodies are capped per route, by what the protocol allows: a start holds at most two EK
+ * publics and certificates and an AK (under 27 KiB in base64 JSON); a finish its event log
+ * (MAX_EVENT_LOG_BYTES) and a few KiB more. Any other body is refused at the start's size.
+ */
+const START_BODY_LIMIT = 64 * 1024;
+const FINISH_BODY_LIMIT = base64Length(MAX_EVENT_LOG_BYTES) + 64 * 1024;
 /** A request must arrive whole within this once begun: no slow-loris. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -47,7 +62,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   const conns = { ...DEFAULT_CONNECTION_LIMITS, ...opts.connections };
   const app = Fastify({
     logger: withRedactedUrls(opts.logger ?? false),
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: START_BODY_LIMIT,
     // Request ids tie a request's audit lines together; random, so they reveal no count.
     genReqId: () => randomUUID(),
     serverFactory: (handler) => {
@@ -61,11 +76,14 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     ajv: { customOptions: { allErrors: false, coerceTypes: false, removeAdditional: false } },
   });
 
-  app.post(PATHS.start, { schema: { body: StartRequest, response: { 200: StartAnswer, '4xx': ErrorResponse } } }, async (req) =>
+  shallowJson(app);
+  app.post(PATHS.start, { bodyLimit: START_BODY_LIMIT, schema: { body: StartRequest, response: { 200: StartAnswer, '4xx': ErrorResponse } } }, async (req) =>
     opts.service.start(req.body as StartRequest, { peer: peerAddress(req.ip), requestId: req.id }),
   );
-  app.post(PATHS.finish, { schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } }, async (req) =>
-    opts.service.finish(req.body as FinishRequest, { peer: peerAddress(req.ip), requestId: req.id }),
+  app.post(
+    PATHS.finish,
+    { bodyLimit: FINISH_BODY_LIMIT, schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } },
+    async (req) => opts.service.finish(req.body as FinishRequest, { peer: peerAddress(req.ip), requestId: req.id }),
   );
   app.get('/healthz', async () => ({ ok: true }));
   if (opts.installs) for (const kind of ['config', 'seed'] as const) documentRoute(app, opts.installs, kind);
@@ -92,6 +110,18 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     return answerError(reply, 'internal', 'the verifier failed; read journalctl -u fleetd');
   });
   return app;
+}
+
+/** JSON bodies as fastify parses them (prototype poisoning refused), once they are known not to nest deeply. */
+function shallowJson(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (nestsDeeperThan(body as string, MAX_JSON_DEPTH)) {
+      return done(Object.assign(new FleetError('bad-request', `the request body nests deeper than ${MAX_JSON_DEPTH} levels`), { statusCode: 400 }), undefined);
+    }
+    parse(req, body as string, done);
+  });
 }
 
 /** An error answer, with the status the registry gives its code. */
