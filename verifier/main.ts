@@ -53,7 +53,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
 async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) => void): Promise<void> {
   const db = parts.add('state', openDatabase(cfg.stateDir), (d) => d.close());
   const inventory = parts.add('inventory', await openInventory(cfg.inventory, db), (i) => i.close());
-  const store = new LocalStore(db);
+  const store = new LocalStore(db, undefined, cfg.http.groups);
   const audit = createAudit();
   const metrics = new Metrics();
   const installs = new Installs({
@@ -75,13 +75,21 @@ async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) 
     installs,
     metrics,
     ...(kube ? { runs: new KubeRuns(kube) } : {}),
-    sessions: new SessionStore(cfg.http.sessionTtlMs),
+    sessions: new SessionStore(cfg.http.sessionTtlMs, { groups: cfg.http.groups }),
     autoProvision: cfg.install.autoProvision,
     onRunWanted: () => void controller?.trigger(),
   });
   const files = cfg.http.tls;
   const tls = files ? loadTls(files) : undefined;
-  const app = buildServer({ service, installs, metrics, metricsFrom: cfg.http.metricsFrom, ...(tls ? { tls } : {}), logger: { level: cfg.http.logLevel } });
+  const app = buildServer({
+    service,
+    installs,
+    metrics,
+    metricsFrom: cfg.http.metricsFrom,
+    connections: { groups: cfg.http.groups },
+    ...(tls ? { tls } : {}),
+    logger: { level: cfg.http.logLevel },
+  });
   const url = parts.add('http', await listen(app, cfg.http.listen, !!tls), () => app.close());
   if (kube && cfg.reconcile) {
     const started = startReconciler(cfg.reconcile, documentUrls(cfg.install, cfg.http.listen, url), kube, inventory, store, installs, audit, metrics);

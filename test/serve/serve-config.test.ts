@@ -13,7 +13,15 @@ describe("fleet serve's config", () => {
   it("reads the defaults --help states, into each part's typed config", () => {
     const c = parsed([]);
     expect(c.inventory).toEqual({ kind: 'embedded', nodesFile: '/etc/fleetd/nodes.yaml', nodeNetwork: undefined });
-    expect(c.http).toMatchObject({ listen: { host: '127.0.0.1', port: 8443 }, tls: null, metricsFrom: [], sessionTtlMs: 60_000, logLevel: 'warn' });
+    expect(c.http).toMatchObject({
+      listen: { host: '127.0.0.1', port: 8443 },
+      tls: null,
+      metricsFrom: [],
+      sessionTtlMs: 60_000,
+      groups: { v4: 24, v6: 64 },
+      logLevel: 'warn',
+    });
+    expect(parsed(['--address-group-v4', '20', '--address-group-v6', '48']).http.groups).toEqual({ v4: 20, v6: 48 });
     expect(c.reconcile).toBeNull();
     expect(c.install).toMatchObject({ autoProvision: false, configTtlMs: 3_600_000 });
     expect(c.syslog).toEqual({ listen: '0.0.0.0:514', journalSocket: '/run/systemd/journal/socket', asked: false });
@@ -54,6 +62,8 @@ describe("fleet serve's config", () => {
     expect(refused([...BASE, '--session-ttl', 'soon'])).toThrow('--session-ttl must be a positive number of seconds');
     expect(refused(BASE, { FLEET_LOG_LEVEL: 'loud' })).toThrow('FLEET_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (not loud)');
     expect(refused([...BASE, '--listen', 'nowhere'])).toThrow();
+    expect(refused([...BASE, '--address-group-v4', '33'])).toThrow('--address-group-v4 must be a prefix length from 0 to 32 (not 33)');
+    expect(refused([...BASE, '--address-group-v6', '/64'])).toThrow('--address-group-v6 must be a prefix length from 0 to 128 (not /64)');
     expect(refused([...BASE, '--no-such-option'])).toThrow(/no-such-option/);
     for (const f of [refused(['--nodes', 'n']), refused([...BASE, '--cert', 'c'])]) {
       try {

@@ -4,6 +4,7 @@
  * flag name.
  */
 import { FleetError } from '../../shared/errors.js';
+import type { GroupPrefixes } from '../../shared/net/address-group.js';
 import { parseListenAddress, type ListenAddress } from '../http/listen-address.js';
 import { readOptions } from './options.js';
 import { SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
@@ -17,6 +18,8 @@ export interface HttpConfig {
   tls: { certPath: string; keyPath: string } | null;
   metricsFrom: string[];
   sessionTtlMs: number;
+  /** The prefixes whose addresses share the caps a single address has (one host's aliases). */
+  groups: GroupPrefixes;
   /** FLEET_LOG_LEVEL: fastify's request log (pino levels). */
   logLevel: string;
 }
@@ -65,6 +68,12 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
   const o = readOptions(SERVE_OPTIONS, args, env);
   if (o === 'help') return 'help';
   const { given: str, defaulted, seconds } = o;
+  const prefix = (name: 'address-group-v4' | 'address-group-v6', bits: number): number => {
+    const n = Number(defaulted(name));
+    if (!Number.isInteger(n) || n < 0 || n > bits)
+      throw new FleetError('usage', `--${name} must be a prefix length from 0 to ${bits} (not ${defaulted(name)})`);
+    return n;
+  };
 
   const stateDir = str('state');
   if (!stateDir) throw new FleetError('usage', `--state is required\n${serveUsage()}`);
@@ -100,6 +109,7 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
         .map((x) => x.trim())
         .filter(Boolean),
       sessionTtlMs: seconds('session-ttl') * 1000,
+      groups: { v4: prefix('address-group-v4', 32), v6: prefix('address-group-v6', 128) },
       logLevel,
     },
     reconcile,

@@ -24,6 +24,13 @@ export const SERVE_OPTIONS = [
   { name: 'key', value: 'FILE', help: "the certificate's PEM key" },
   { name: 'metrics-from', value: 'ADDR[/PREFIX],...', help: 'who besides loopback may read /metrics (its labels name nodes)' },
   { name: 'session-ttl', value: 'SEC', default: '60', help: 'how long a started attestation may take to finish' },
+  {
+    name: 'address-group-v4',
+    value: 'PREFIX',
+    default: '24',
+    help: 'the IPv4 prefix one host may fill with aliases: connections, sessions and waiting claims are capped per such group as well as per address',
+  },
+  { name: 'address-group-v6', value: 'PREFIX', default: '64', help: 'the same for IPv6 (a host may use any address of its /64)' },
   { name: 'kubeconfig', value: 'FILE', help: "Tinkerbell's API (client certificate): reconcile Hardware, Machines and Workflows" },
   { name: 'namespace', value: 'NS', default: 'tinkerbell', help: "Tinkerbell's namespace" },
   { name: 'reconcile-interval', value: 'SEC', default: '30', help: 'between passes; an attestation that asks for a run starts one at once' },
