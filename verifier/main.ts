@@ -74,7 +74,7 @@ async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) 
     audit,
     installs,
     metrics,
-    ...(kube ? { runs: new KubeRuns(kube) } : {}),
+    ...(kube ? { runs: new KubeRuns(kube, store) } : {}),
     sessions: new SessionStore(cfg.http.sessionTtlMs, { groups: cfg.http.groups }),
     autoProvision: cfg.install.autoProvision,
     onRunWanted: () => void controller?.trigger(),

@@ -43,7 +43,7 @@ export const journalLinesPage: DocPage = {
         .map(([boot, text]) => `${code(text)} (${boot})`)
         .join(', ')}.`,
       `\`<where to read>\`: ${code(readHookosJournal('<address>'))}, when the device declares an address.`,
-      `\`<what now>\`: ${code(AFTER_FAILURE.provision)}; a retirement's: ${code(AFTER_FAILURE.retire)}.`,
+      `\`<what now>\`: ${code(AFTER_FAILURE.provision)}; a retirement's: ${code(AFTER_FAILURE.retire)}; a run whose boot fleetd refused its code: ${code(AFTER_FAILURE.codeRefused)}.`,
       '',
       '## Config and seed fetches (`verifier/install/lines.ts`)',
       '',

@@ -191,6 +191,31 @@ describe('admission', () => {
       },
     ],
     [
+      'a boot of a run refused its code (another port): the run remembers it, so a later boot may resume it',
+      { run: PROVISION_RUN, seen: { port: 'Port 7', names: ['Port 7'] } },
+      { provision: { issue: false }, writes: ['recordAttested', 'dropClaim', 'journal', 'journal', 'codeRefused'] },
+    ],
+    [
+      'a later boot of that run, its cause fixed: a code, and the run asked for again, as an intake is',
+      { run: { ...PROVISION_RUN, resumes: true } },
+      {
+        provision: {
+          issue: true,
+          run: null,
+          kind: 'provision',
+          intake: true,
+          onIssue: [
+            expect.objectContaining({ op: 'setDesiredAction', action: 'provision' }),
+            expect.objectContaining({
+              op: 'journal',
+              message: 'n1 attested with what kept its run provision-n1-1764480000 from its code fixed: the run starts again in this boot',
+            }),
+          ],
+        },
+        journal: [attestedLine()],
+      },
+    ],
+    [
       'lacking an address: journal says the run waits for it',
       { run: PROVISION_RUN, device: device({ address: undefined }) },
       {

@@ -184,6 +184,32 @@ describe.skipIf(!isRoot).each<Backend>(['embedded', 'netbox'])('the runs fleetd 
     expect(l.machine.diskHash()).toBe(disk);
   });
 
+  it('10. a boot refused its code (on another switch port): nothing wiped; the cable fixed and the machine power-cycled, the run starts again', async () => {
+    const l = await start({ backend });
+    expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);
+    await l.setDesiredAction('provision');
+    const wf = await l.run();
+    // Its power cycle's boot comes up cabled to another port: attested, and refused its code.
+    l.machine.port = 'Port 7';
+    expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);
+    const before = l.machine.diskHash();
+    const refused = await l.act(wf, 'wipe-disk');
+    expect(refused.code).toBe(1);
+    expect(l.machine.diskHash()).toBe(before);
+    const ended = `warning: node-1: Workflow ${wf.metadata.name} ended FAILED at wipe-disk (action failed); read journalctl -t hookos HOOKOS_HOST=10.0.1.11 on spore for the action's last lines. Its boot got no install code, so nothing was wiped: fix what the journal names, then power-cycle the machine; its next boot that gets a code starts the run again`;
+    await l.until('the run ended', async () => (await l.journal()).includes(ended));
+    expect(await l.journal()).toContain('warning: node-1 attested on port Port 7, expected Port 5');
+    // The runbook's action: the cable back in Port 5, the machine power-cycled. No desired_action is set again.
+    l.machine.port = 'Port 5';
+    expect(await l.bootAndAttest()).toEqual(expect.arrayContaining(PASSED_WITH_CODE));
+    const again = await l.until('the run started again', async () => (await l.workflows()).find((w) => w.metadata.name !== wf.metadata.name));
+    expect(again.metadata.labels?.['fleet.lolwtf.ca/boot']).toBe('hookos');
+    expect(await l.journal()).toContain(
+      `info: node-1 attested with what kept its run ${wf.metadata.name} from its code fixed: the run starts again in this boot`,
+    );
+    await wipes(l, again);
+  });
+
   it("9. Rufio cannot power the machine: the journal says so once, with Rufio's message and the runbook's action", async () => {
     const l = await start({ backend, className: 'controlplane' });
     expect(await l.bootAndAttest()).toEqual([ATTEST_LINES.passed()]);

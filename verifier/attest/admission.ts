@@ -46,7 +46,9 @@ export type AdmissionWrite =
   | { to: 'inventory'; op: 'recordVerdict'; device: Device; verdict: Verdict }
   | { to: 'inventory'; op: 'recordAttested'; device: Device; facts: AttestedFacts }
   | { to: 'inventory'; op: 'journal'; device: Device; kind: JournalKind; message: string }
-  | { to: 'inventory'; op: 'setDesiredAction'; device: Device; action: 'provision' };
+  | { to: 'inventory'; op: 'setDesiredAction'; device: Device; action: RunKind }
+  /** A boot of this open run was refused its code: wipe-disk wipes nothing, and a later boot may resume the run. */
+  | { to: 'store'; op: 'codeRefused'; run: string };
 
 export interface Admission {
   verdict: Verdict;
@@ -154,6 +156,13 @@ function intake(device: Device, autoProvision: boolean): string | null {
 }
 
 function provisionFor(input: AdmissionInput, device: Device, writes: AdmissionWrite[]): Provision {
+  const provision = checkedProvision(input, device, writes);
+  const { run } = input;
+  if (!provision.issue && run && !run.resumes) writes.push({ to: 'store', op: 'codeRefused', run: run.name });
+  return provision;
+}
+
+function checkedProvision(input: AdmissionInput, device: Device, writes: AdmissionWrite[]): Provision {
   const { run } = input;
   let kind: RunKind = run?.kind ?? 'provision';
   if (!run) {
@@ -179,12 +188,12 @@ function provisionFor(input: AdmissionInput, device: Device, writes: AdmissionWr
     writes.push({ to: 'inventory', op: 'journal', device, ...ATTEST_LINES.bootRefused(device.hostname, refused) });
     return { issue: false, reason: `no provision: ${refused}` };
   }
-  // An intake's run is asked for once its code is issued: the pass that starts the run takes that code.
-  const onIssue: AdmissionWrite[] = run
-    ? []
-    : [
-        ...(device.desiredAction !== 'provision' ? [{ to: 'inventory', op: 'setDesiredAction', device, action: 'provision' } as const] : []),
-        { to: 'inventory', op: 'journal', device, ...ATTEST_LINES.intake(device.hostname) },
-      ];
-  return { issue: true, run: run?.name ?? null, kind, intake: !run, onIssue };
+  if (run && !run.resumes) return { issue: true, run: run.name, kind, intake: false, onIssue: [] };
+  // An intake's run, or a resumed one, is asked for once its code is issued: the pass that starts the run takes that code.
+  const said = run ? ATTEST_LINES.resumed(device.hostname, run.name) : ATTEST_LINES.intake(device.hostname);
+  const onIssue: AdmissionWrite[] = [
+    ...(device.desiredAction !== kind ? [{ to: 'inventory', op: 'setDesiredAction', device, action: kind } as const] : []),
+    { to: 'inventory', op: 'journal', device, ...said },
+  ];
+  return { issue: true, run: null, kind, intake: true, onIssue };
 }

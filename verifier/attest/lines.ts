@@ -21,6 +21,12 @@ export const ATTEST_LINES = {
     args: ['node'],
     text: (node) => `${node} is a planned worker that attested from HookOS: its provision starts`,
   }),
+  resumed: line({
+    kind: 'info',
+    when: "a run's earlier boot was refused its code, so wipe-disk wiped nothing and the run failed there; this boot got one",
+    args: ['node', 'run'],
+    text: (node, run) => `${node} attested with what kept its run ${run} from its code fixed: the run starts again in this boot`,
+  }),
   noSwitchPort: line({
     kind: 'warning',
     when: "an attestation of a run's boot came with no usable LLDP frame: no code",

@@ -15,6 +15,7 @@ import { Refusal } from './refusal.js';
 import { RefusalAudit } from './refusal-audit.js';
 import { seenPort } from './seen-port.js';
 import { SessionStore, type Session } from './session-store.js';
+import { noteKey } from '../reconcile/notes.js';
 import { NO_RUNS, type Runs } from '../reconcile/open-run.js';
 
 export interface AttestationServiceOptions {
@@ -203,6 +204,7 @@ export class AttestationService {
       else if (w.op === 'recordVerdict') await this.inventory.recordVerdict(w.device, w.verdict);
       else if (w.op === 'recordAttested') await this.inventory.recordAttested(w.device, w.facts);
       else if (w.op === 'journal') await this.inventory.journal(w.device, w.kind, w.message);
+      else if (w.op === 'codeRefused') this.store.note(noteKey({ run: w.run, event: 'code-refused' }), this.now().toISOString());
       else await this.inventory.setDesiredAction(w.device, w.action);
     }
   }
@@ -221,7 +223,8 @@ export class AttestationService {
       ctx.requestId,
     );
     if ('refused' in issued) {
-      // No code, so nothing is wiped: wipe-disk requires one.
+      // No code, so nothing is wiped: wipe-disk requires one. A boot of an open run may resume it once this is fixed.
+      if (p.run) await this.carryOut([{ to: 'store', op: 'codeRefused', run: p.run }]);
       this.audit('attest.install', { ...install, issued: false, reason: issued.refused });
       return {
         verdict: 'attested',

@@ -119,6 +119,9 @@ export const LINES = {
 /** What the operator does after a run that ended badly: a provision's, and a retirement's (whose disk may not be wiped). */
 export const AFTER_FAILURE = {
   provision: 'Fix the cause, then set desired_action to provision',
+  /** Its boot was refused its code (the journal says why), so wipe-disk wiped nothing. */
+  codeRefused:
+    'Its boot got no install code, so nothing was wiped: fix what the journal names, then power-cycle the machine; its next boot that gets a code starts the run again',
   retire: 'The disk may not be wiped, so the node may still hold its data and its identity; the device stays decommissioning',
 } as const;
 

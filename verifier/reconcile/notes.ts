@@ -6,8 +6,11 @@
  * and reads keys.
  */
 
-/** A run's events: its start, its abandonment, a HookOS boot after its success, its end. */
-export type RunEvent = 'started' | 'abandoned' | 'hookos-after' | 'ended';
+/**
+ * A run's events: its start, its abandonment, a HookOS boot after its success, its end; and, set
+ * by an attestation, a boot of it refused its code (so wipe-disk wiped nothing).
+ */
+export type RunEvent = 'started' | 'abandoned' | 'hookos-after' | 'ended' | 'code-refused';
 
 /**
  * A device's standing conditions: a wait (for a run to end, or for what a run lacks; the detail

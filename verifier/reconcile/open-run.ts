@@ -1,13 +1,20 @@
 import type { Device } from '../inventory/device.js';
 import type { Kube } from '../kube/client.js';
 import type { RunKind } from './desired.js';
+import { noteKey } from './notes.js';
 import { isOwned, type KubeObject } from './objects.js';
 import { isFinished, viewWorkflow } from './workflow-view.js';
 
-/** A run fleetd started for a device and Tinkerbell has not finished: its boots get codes. */
+/**
+ * A run fleetd started for a device and Tinkerbell has not finished: its boots get codes. Or,
+ * `resumes`, one that ended at wipe-disk after fleetd refused its boot a code (a cable, a token, a
+ * boot policy): nothing was wiped, so the runbook's "fix it and power-cycle" goes on with it, and
+ * a boot that now gets a code starts it again.
+ */
 export interface OpenRun {
   name: string;
   kind: RunKind;
+  resumes?: true;
 }
 
 /** Where the attestation service learns whether a device's run is under way. */
@@ -18,12 +25,18 @@ export interface Runs {
 /** A fleetd without Tinkerbell starts no runs. */
 export const NO_RUNS: Runs = { open: async () => null };
 
-/** The device's last run, given its Workflow as Tinkerbell holds it: open while it exists, is fleetd's, and has not ended. */
-export function openRun(device: Device, workflow: KubeObject | null): OpenRun | null {
+/**
+ * The device's last run, given its Workflow as Tinkerbell holds it and the notes fleetd keeps:
+ * open while it exists, is fleetd's, and has not ended; resumable once it failed at wipe-disk
+ * after a boot of it was refused its code.
+ */
+export function openRun(device: Device, workflow: KubeObject | null, noted: ReadonlySet<string> = new Set()): OpenRun | null {
   if (!workflow || !isOwned(workflow) || workflow.metadata.name !== device.lastRun) return null;
   const run = viewWorkflow(workflow);
-  if (isFinished(run.state) || run.kind === 'other' || run.device !== device.hostname) return null;
-  return { name: run.name, kind: run.kind };
+  if (run.kind === 'other' || run.device !== device.hostname) return null;
+  if (!isFinished(run.state)) return { name: run.name, kind: run.kind };
+  const refused = noted.has(noteKey({ run: run.name, event: 'code-refused' }));
+  return refused && run.state === 'failed' && run.current === 'wipe-disk' ? { name: run.name, kind: run.kind, resumes: true } : null;
 }
 
 /**
@@ -32,9 +45,12 @@ export function openRun(device: Device, workflow: KubeObject | null): OpenRun | 
  * failed read throws: no verdict, and the agent tries again.
  */
 export class KubeRuns implements Runs {
-  constructor(private readonly kube: Kube) {}
+  constructor(
+    private readonly kube: Kube,
+    private readonly notes: { noted(): Set<string> },
+  ) {}
 
   async open(device: Device): Promise<OpenRun | null> {
-    return device.lastRun ? openRun(device, await this.kube.get('Workflow', device.lastRun)) : null;
+    return device.lastRun ? openRun(device, await this.kube.get('Workflow', device.lastRun), this.notes.noted()) : null;
   }
 }

@@ -394,7 +394,8 @@ function outcome(ctx: Ctx, device: Device, run: WorkflowView): void {
   const at = run.actions.find((a) => a.name === run.current);
   const address = device.address ? splitCidr(device.address)?.ip : undefined;
   const read = address ? readHookosJournal(address) : '';
-  const now = AFTER_FAILURE[run.kind === 'retire' ? 'retire' : 'provision'];
+  const refused = run.current === 'wipe-disk' && ctx.world.noted.has(noteKey({ run: run.name, event: 'code-refused' }));
+  const now = AFTER_FAILURE[refused ? 'codeRefused' : run.kind === 'retire' ? 'retire' : 'provision'];
   const line =
     run.renderError !== null
       ? LINES.renderFailed(host, run.name, run.renderError, now)
