@@ -21,7 +21,8 @@ const COMMANDS: Record<string, Command> = {
   },
   agent: { summary: 'attest this machine once: fleet agent --url URL [--tpm SPEC] [--ca FILE] ...', load: () => import('./commands/agent.js') },
   attest: {
-    summary: 'print a waiting claim, its EK certificates and the EK binding lines: fleet attest approve SERIAL --state DIR [--ek-roots DIR]',
+    summary:
+      'print a waiting claim, its EK certificates and the EK binding lines: fleet attest approve SERIAL --state DIR [--ek-roots DIR [--platform-cert FILE [--platform-roots DIR]]]',
     load: () => import('./commands/attest.js'),
   },
   status: {

@@ -79,7 +79,7 @@ export const APPROVE_LINES = {
       `  platform certificate: ties its ${source} serial ${serial} to the ${kind} EK certificate (issuer "${issuer}", serial ${ekSerial}) of EK ${hash}; verified: its holder, its serial, and its chain up to the root ${root}`,
   }),
   platformCheckFailed: said({
-    when: 'with --platform-cert, for each of its checks that failed (holder, serial, chain), and why; a delta certificate fails the holder check: its holder is its base certificate',
+    when: "with --platform-cert, for each of its checks that failed (holder, serial, chain, validity), and why; a delta certificate fails the holder check (its holder is its base certificate), as does a holder whose EK certificate is not verified to --ek-roots or certifies another key than the claim's EK",
     args: ['check', 'why'],
     text: (check, why) => `  platform certificate: ${check} not verified: ${why}`,
   }),

@@ -1,8 +1,8 @@
 import { type CaCertificate, type ChainResult, chainFailureText, day, VALIDITY_WORDS, validityAt, verifyChain } from '../shared/ek-cert/chain.js';
-import { type EkCertificate, parseEkCertificate } from '../shared/ek-cert/ek-certificate.js';
+import { type EkCertificate, ekHashOfCertificate, parseEkCertificate } from '../shared/ek-cert/ek-certificate.js';
 import { nameText } from '../shared/ek-cert/names.js';
 import { errorMessage } from '../shared/errors.js';
-import { holderNames, platformChecks, type SerialSource } from '../shared/platform-cert/checks.js';
+import { holderNames, PLATFORM_CERTIFICATE, platformChecks, type SerialSource } from '../shared/platform-cert/checks.js';
 import type { PlatformCertificate } from '../shared/platform-cert/platform-certificate.js';
 import type { EkKind } from '../shared/wire/schemas.js';
 import { printable } from '../shared/text/terminal.js';
@@ -22,11 +22,13 @@ export interface ApprovalEvidence {
   at: Date;
 }
 
-/** An EK of the claim whose kept certificate reads. */
+/** An EK of the claim whose kept certificate reads, and its chain to --ek-roots (null: not checked). */
 interface CertifiedEk {
   kind: EkKind;
   hash: string;
+  der: Uint8Array;
   cert: EkCertificate;
+  chain: ChainResult | null;
 }
 
 /**
@@ -56,14 +58,14 @@ export function approvalLines(claim: Claim, evidence: ApprovalEvidence): string[
         lines.push(L.unreadableCertificate(ek.kind, ek.hash, errorMessage(err)));
         continue;
       }
-      certified.push({ kind: ek.kind, hash: ek.hash, cert });
-      lines.push(...certificateLines(ek.kind, ek.hash, cert, evidence.at));
       const chain = evidence.roots && verifyChain(cert.cert, evidence.roots);
+      certified.push({ kind: ek.kind, hash: ek.hash, der: Buffer.from(c.der, 'base64'), cert, chain });
+      lines.push(...certificateLines(ek.kind, ek.hash, cert, evidence.at));
       lines.push(...chainLines(chain));
       verified ||= chain?.verified === true;
     }
   }
-  const tied = evidence.platform && platformLines(claim.serial, certified, evidence.platform.certificate, evidence.platform.roots);
+  const tied = evidence.platform && platformLines(claim, certified, evidence.platform.certificate, evidence.platform.roots);
   if (tied) lines.push(...tied.lines);
   lines.push(L.approvesNothing());
   if (verified) lines.push(L.chainIsNoApproval());
@@ -99,24 +101,61 @@ function chainLines(chain: ChainResult | null): string[] {
 }
 
 /**
- * What the platform certificate ties: the claim's EK certificate its holder names (none: the
- * holder check fails), checked with the claim's serial and the chain to `roots`. One line when
- * every check passed; else one for each that failed.
+ * What the platform certificate ties: the claim's EK certificate its holder names, checked with
+ * the claim's serial and the chain to `roots`. A holder is an issuer and a serial, which anyone
+ * can copy onto a certificate of their own key, so it counts only for an EK certificate that
+ * verified up to --ek-roots and certifies the very EK the claim's TPM proved; and every
+ * certificate of both chains must have been valid when the claim was made. One line when every
+ * check passed; else one for each that failed.
  */
-function platformLines(serial: string, eks: CertifiedEk[], pc: PlatformCertificate, roots: CaCertificate[] | null): { lines: string[]; verified: boolean } {
-  const held = eks.find((ek) => holderNames(pc, ek.cert.cert)) ?? null;
-  const lines: string[] = [];
+function platformLines(claim: Claim, eks: CertifiedEk[], pc: PlatformCertificate, roots: CaCertificate[] | null): { lines: string[]; verified: boolean } {
+  const named = eks.find((ek) => holderNames(pc, ek.cert.cert)) ?? null;
+  const held = named && heldProblem(named) === null ? named : null;
+  const lines: string[] = named && !held ? [L.platformCheckFailed('holder', heldProblem(named)!)] : [];
   let source: SerialSource | null = null;
   let root: string | null = null;
-  for (const c of platformChecks(pc, held?.cert.cert ?? null, serial, roots && verifyChain(pc.cert, roots))) {
+  const pcChain = roots && verifyChain(pc.cert, roots);
+  for (const c of platformChecks(pc, held?.cert.cert ?? null, claim.serial, pcChain)) {
+    if (c.check === 'holder' && !c.passed && named && !held) continue; // said above, with why
     if (!c.passed) lines.push(c.reason === 'chain-not-checked' ? L.platformChainNotChecked() : L.platformCheckFailed(c.check, c.message));
     else if (c.check === 'serial') source = c.matched;
     else if (c.check === 'chain') root = c.root;
   }
-  // Every check passed, so the holder named one of the claim's EK certificates.
+  const at = new Date(claim.at);
+  const dated = [
+    { what: PLATFORM_CERTIFICATE, cert: pc.cert },
+    ...(pcChain?.path ?? []).map((ca) => ({ what: `its CA ${ca.source}`, cert: ca.cert })),
+    ...(held
+      ? [
+          { what: `the ${held.kind} EK certificate`, cert: held.cert.cert },
+          ...(held.chain?.path ?? []).map((ca) => ({ what: `its EK CA ${ca.source}`, cert: ca.cert })),
+        ]
+      : []),
+  ];
+  for (const { what, cert } of dated) {
+    const v = validityAt(cert, at);
+    if (v !== 'valid')
+      lines.push(
+        L.platformCheckFailed(
+          'validity',
+          `${what} was ${VALIDITY_WORDS[v]} when the claim was made, ${day(at)} (valid ${day(cert.notBefore)} to ${day(cert.notAfter)})`,
+        ),
+      );
+  }
   if (lines.length > 0 || !held || !source || !root) return { lines, verified: false };
   const ek = held.cert.cert;
-  return { lines: [L.platformTie(source, serial.trim(), held.kind, held.hash, nameText(ek.issuer) || '(empty)', ek.serial, root)], verified: true };
+  return { lines: [L.platformTie(source, claim.serial.trim(), held.kind, held.hash, nameText(ek.issuer) || '(empty)', ek.serial, root)], verified: true };
+}
+
+/** Why the EK certificate a holder names cannot stand for the claim's TPM, or null when it can. */
+function heldProblem(ek: CertifiedEk): string | null {
+  const names = `its holder names the ${ek.kind} EK certificate (issuer "${nameText(ek.cert.cert.issuer) || '(empty)'}", serial ${ek.cert.cert.serial})`;
+  if (ekHashOfCertificate(ek.der) !== ek.hash) return `${names}, which certifies another key than the EK the claim's TPM proved`;
+  if (ek.chain === null)
+    return `${names}, whose chain was not checked: give --ek-roots, since anyone can copy an issuer and a serial onto a certificate of their own key`;
+  if (!ek.chain.verified)
+    return `${names}, whose chain is not verified to --ek-roots (${chainFailureText(ek.chain.failure)}): anyone can copy an issuer and a serial onto a certificate of their own key`;
+  return null;
 }
 
 /** Said first when claims of the serial were shed for others': the one that matters may be gone. */

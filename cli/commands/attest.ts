@@ -9,11 +9,11 @@ import { approvalLines, rivalClaimsLine, shedClaimsLine } from '../../verifier/a
 import { openDatabase } from '../../verifier/state/database.js';
 import { LocalStore } from '../../verifier/state/local-store.js';
 
-const USAGE = 'usage: fleet attest approve SERIAL --state DIR [--ek-roots DIR] [--platform-cert FILE [--platform-roots DIR]]';
+const USAGE = 'usage: fleet attest approve SERIAL --state DIR [--ek-roots DIR [--platform-cert FILE [--platform-roots DIR]]]';
 
 /**
- * `fleet attest approve SERIAL --state DIR [--ek-roots DIR] [--platform-cert FILE [--platform-roots
- * DIR]]`: the waiting claim and the binding lines; with --ek-roots, whether each EK certificate
+ * `fleet attest approve SERIAL --state DIR [--ek-roots DIR [--platform-cert FILE [--platform-roots
+ * DIR]]]`: the waiting claim and the binding lines; with --ek-roots, whether each EK certificate
  * chains to the EK CA certificates in DIR; with --platform-cert, whether that platform certificate
  * ties the claim's serial to one of its EK certificates, verified up to the CA certificates of
  * --platform-roots. It approves nothing, whatever they say.
@@ -34,6 +34,9 @@ export async function run(args: string[]): Promise<number> {
   const serial = positionals[0];
   if (!serial || positionals.length > 1 || !o.state) throw new FleetError('usage', USAGE);
   if (o['platform-roots'] !== undefined && o['platform-cert'] === undefined) throw new FleetError('usage', USAGE);
+  // A holder names an EK certificate by issuer and serial, which anyone can copy: only a chain verified to the EK roots stands for it.
+  if (o['platform-cert'] !== undefined && o['ek-roots'] === undefined)
+    throw new FleetError('usage', `--platform-cert needs --ek-roots: the EK certificate it names counts only once it verifies to them\n${USAGE}`);
   // Everything the operator brings is read before anything is printed: what does not read stops the command, naming it.
   const roots = o['ek-roots'] === undefined ? null : await named('--ek-roots', o['ek-roots'], readCaDirectory);
   const [platformCert, platformRoots] = [o['platform-cert'], o['platform-roots']];
