@@ -163,6 +163,17 @@ function padLeft(b: Uint8Array, size: number): Uint8Array {
 const b64u = (b: Uint8Array) => Buffer.from(b).toString('base64url');
 
 /**
+ * The exponent a TPMT_PUBLIC's field means (0 is 65537, what TPMs make), when it is one RSA can
+ * use: odd and at least 3 (1 encrypts and signs nothing; an even one is no RSA key), and not
+ * 0xffffffff, the all-ones value no TPM makes.
+ */
+function rsaExponent(field: number): number {
+  const e = field === 0 ? 65537 : field;
+  if (e < 3 || e % 2 === 0 || e === 0xffffffff) throw new Error(`exponent ${e} is not an odd value from 3 below 0xffffffff (TPMs use 65537)`);
+  return e;
+}
+
+/**
  * The public key as a node:crypto KeyObject. Import validates it: an RSA modulus of the wrong size
  * or an ECC point off its curve is refused here, before anything encrypts to it.
  */
@@ -170,7 +181,7 @@ export function publicKeyObject(p: TpmtPublic): KeyObject {
   try {
     if (p.type === 'rsa') {
       if (p.unique.length * 8 !== p.keyBits) throw new Error(`modulus is ${p.unique.length * 8} bits, keyBits says ${p.keyBits}`);
-      const e = p.exponent === 0 ? 65537 : p.exponent;
+      const e = rsaExponent(p.exponent);
       const eb = Buffer.alloc(4);
       eb.writeUInt32BE(e);
       let i = 0;
