@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { AttestationService } from '../../verifier/attest/service.js';
 import { buildServer } from '../../verifier/http/server.js';
 import { Metrics } from '../../verifier/metrics.js';
+import { parseSubnet } from '../../shared/net/subnet.js';
 
 describe('who may read /metrics', () => {
   it('loopback and the networks --metrics-from names; a node on the network gets 404, as if there were no such route', async () => {
     const metrics = new Metrics();
     metrics.configRefetched.labels('node-cp').inc();
-    const app = buildServer({ service: {} as AttestationService, metrics, metricsFrom: ['10.0.9.0/24', '2001:db8::7'] });
+    const app = buildServer({ service: {} as AttestationService, metrics, metricsFrom: ['10.0.9.0/24', '2001:db8::7'].map((s) => parseSubnet(s)!) });
     const get = (remoteAddress: string) => app.inject({ method: 'GET', url: '/metrics', remoteAddress });
     for (const ok of ['127.0.0.1', '::1', '::ffff:127.0.0.1', '10.0.9.5', '2001:db8::7']) {
       const r = await get(ok);
@@ -20,13 +21,5 @@ describe('who may read /metrics', () => {
       expect(r.body).not.toContain('node-cp');
     }
     await app.close();
-  });
-
-  it('an entry that is no address or prefix is a usage error', () => {
-    for (const bad of ['spore', '10.0.0.0/33', '10.0.0.1/x']) {
-      expect(() => buildServer({ service: {} as AttestationService, metrics: new Metrics(), metricsFrom: [bad] }), bad).toThrow(
-        expect.objectContaining({ code: 'usage' }),
-      );
-    }
   });
 });

@@ -64,6 +64,7 @@ describe("fleet serve's config", () => {
     expect(refused([...BASE, '--listen', 'nowhere'])).toThrow();
     expect(refused([...BASE, '--address-group-v4', '33'])).toThrow('--address-group-v4 must be a prefix length from 0 to 32 (not 33)');
     expect(refused([...BASE, '--address-group-v6', '/64'])).toThrow('--address-group-v6 must be a prefix length from 0 to 128 (not /64)');
+    expect(refused([...BASE, '--metrics-from', '10.0.9.0/24, 10.0.1.0/'])).toThrow('--metrics-from: 10.0.1.0/ is not an address or an address/prefix');
     expect(refused([...BASE, '--no-such-option'])).toThrow(/no-such-option/);
     for (const f of [refused(['--nodes', 'n']), refused([...BASE, '--cert', 'c'])]) {
       try {

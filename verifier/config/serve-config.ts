@@ -5,6 +5,7 @@
  */
 import { FleetError } from '../../shared/errors.js';
 import type { GroupPrefixes } from '../../shared/net/address-group.js';
+import { parseSubnet, type Subnet } from '../../shared/net/subnet.js';
 import { parseListenAddress, type ListenAddress } from '../http/listen-address.js';
 import { readOptions } from './options.js';
 import { SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
@@ -16,7 +17,7 @@ export type InventoryConfig =
 export interface HttpConfig {
   listen: ListenAddress;
   tls: { certPath: string; keyPath: string } | null;
-  metricsFrom: string[];
+  metricsFrom: Subnet[];
   sessionTtlMs: number;
   /** The prefixes whose addresses share the caps a single address has (one host's aliases). */
   groups: GroupPrefixes;
@@ -104,10 +105,7 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
     http: {
       listen: parseListenAddress(defaulted('listen')),
       tls: cert && key ? { certPath: cert, keyPath: key } : null,
-      metricsFrom: (str('metrics-from') ?? '')
-        .split(',')
-        .map((x) => x.trim())
-        .filter(Boolean),
+      metricsFrom: metricsFrom(str('metrics-from')),
       sessionTtlMs: seconds('session-ttl') * 1000,
       groups: { v4: prefix('address-group-v4', 32), v6: prefix('address-group-v6', 128) },
       logLevel,
@@ -128,6 +126,19 @@ export function parseServeConfig(args: string[], env: NodeJS.ProcessEnv): ServeC
       asked: str('syslog-listen') !== undefined || str('journal-socket') !== undefined,
     },
   };
+}
+
+/** --metrics-from's networks; one it cannot read is a usage error, never a wider network than meant. */
+function metricsFrom(list: string | undefined): Subnet[] {
+  return (list ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const s = parseSubnet(entry);
+      if (!s) throw new FleetError('usage', `--metrics-from: ${entry} is not an address or an address/prefix`);
+      return s;
+    });
 }
 
 /** The options that name the inventory, which fleet serve and fleet status share. */

@@ -26,6 +26,7 @@ import { listeningUrl, type ListenAddress } from './listen-address.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { metricsAccess } from './metrics-access.js';
 import { peerAddress } from '../../shared/net/peer-address.js';
+import type { Subnet } from '../../shared/net/subnet.js';
 
 export interface ServerOptions {
   service: AttestationService;
@@ -33,7 +34,7 @@ export interface ServerOptions {
   installs?: Installs;
   /** Serves `GET /metrics`, to loopback and the addresses `metricsFrom` names (metrics-access.ts). */
   metrics?: Metrics;
-  metricsFrom?: readonly string[];
+  metricsFrom?: readonly Subnet[];
   /** PEM certificate chain and key: HTTPS. Without them, plain HTTP, on loopback only. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** fastify's logger (pino options), or false. */
