@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { capped, hookosEntry, withoutInstallCodes } from '../../verifier/syslog/hookos-entry.js';
+import { capped, hookosEntry } from '../../verifier/syslog/hookos-entry.js';
+import { withoutInstallCodes } from '../../verifier/syslog/install-code-redaction.js';
 import { encodeJournalEntry } from '../../verifier/syslog/journal-native.js';
 import { parseSyslog } from '../../verifier/syslog/parse.js';
 import { decodeJournalEntry, fieldMap } from './journal-decode.js';
@@ -110,9 +111,11 @@ describe('capped', () => {
     const fields = fieldMap(hookosEntry(parseSyslog(Buffer.from(line, 'latin1')), '10.0.1.11'));
     expect(fields.MESSAGE).toBe('kernel command line: console=ttyS0 talos.config=https://enroll.lolwtf.ca:8443/v1/config/<install code> \ufffd');
     expect(JSON.stringify(fields)).not.toContain(code);
-    // Not a code: too short, too long, a hash, a UUID.
+    // A code run on into more characters is still the code.
+    expect(withoutInstallCodes(Buffer.from(`/v1/config/${code}x`)).toString()).toBe('/v1/config/<install code>');
+    // Not a code: too short, a hash, a UUID.
     const hash = 'c0ffee'.repeat(10) + 'abcd';
-    for (const kept of ['/v1/config/abc', `/v1/config/${code}x`, `sha256:${hash}`, 'boot c2a8a028-2f5e-4fd5-83f9-b072486a55e2'])
+    for (const kept of ['/v1/config/abc', `sha256:${hash}`, 'boot c2a8a028-2f5e-4fd5-83f9-b072486a55e2'])
       expect(withoutInstallCodes(Buffer.from(kept)).toString()).toBe(kept);
     const bytes = Buffer.from([0xc3, 0x28, 0x0a]);
     expect(withoutInstallCodes(bytes)).toBe(bytes);

@@ -3,6 +3,7 @@
  * `journalctl -t hookos HOOKOS_HOST=<node address>` (the runbook's "Logs and PXE state").
  */
 import { encodeJournalEntry } from './journal-native.js';
+import { withoutInstallCodes, withoutInstallCodesText } from './install-code-redaction.js';
 import type { SyslogMessage } from './message.js';
 
 /**
@@ -27,8 +28,9 @@ export function hookosEntry(msg: SyslogMessage, sender: string, maxBytes = MAX_M
     ['SYSLOG_TIMESTAMP', msg.timestamp],
     ['HOOKOS_MSGID', msg.msgId],
   ];
-  for (const [name, value] of optional) if (value !== undefined) fields.push([name, value]);
-  if (msg.structuredData !== undefined) fields.push(['HOOKOS_STRUCTURED_DATA', capped(Buffer.from(msg.structuredData), maxBytes)]);
+  // Every field the sender wrote is blanked as the message is: a code in any of them is as live.
+  for (const [name, value] of optional) if (value !== undefined) fields.push([name, withoutInstallCodesText(value)]);
+  if (msg.structuredData !== undefined) fields.push(['HOOKOS_STRUCTURED_DATA', capped(Buffer.from(withoutInstallCodesText(msg.structuredData)), maxBytes)]);
   for (const anomaly of msg.anomalies) fields.push(['HOOKOS_SYSLOG_ANOMALY', anomaly]);
   return encodeJournalEntry(fields);
 }
@@ -40,24 +42,4 @@ export function capped(value: Buffer, max: number): Buffer {
   // Continuation bytes (10xxxxxx) belong to the character before: cut before its lead byte.
   while (cut > 0 && cut > max - 3 && (value[cut]! & 0xc0) === 0x80) cut--;
   return Buffer.concat([value.subarray(0, cut), Buffer.from(` [fleetd: truncated, ${value.length} bytes in all]`)]);
-}
-
-// An install code: 43 base64url characters (32 random bytes) standing alone, or after an encoded
-// slash (%2F). Not only in a config URL as written: a program may print it in a seed URL, with a
-// doubled slash, in upper case, URL-encoded or JSON-escaped (\/v1\/config\/…), and a 64-digit
-// hash or a UUID is a longer or hyphen-broken run, so it stays.
-const INSTALL_CODE = /(?:(?<=%2[Ff])|(?<![A-Za-z0-9_-]))[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
-
-/**
- * The message with anything shaped like an install code blanked: a code is live until its node
- * fetches the config, and the journal is read by more people than the code is for. Blanking a
- * token that only looks like one costs a line some detail; missing a code would publish it.
- * latin1 keeps every other byte as it was.
- */
-export function withoutInstallCodes(message: Buffer): Buffer {
-  // Most messages hold no run of 43: look before decoding anything.
-  if (message.length < 43) return message;
-  const text = message.toString('latin1');
-  const blanked = text.replace(INSTALL_CODE, '<install code>');
-  return blanked === text ? message : Buffer.from(blanked, 'latin1');
 }
