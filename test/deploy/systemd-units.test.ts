@@ -149,6 +149,15 @@ describe('fleetd.service', () => {
   });
   const lab = parse(readFileSync(join(REPO, 'hookos/lab.yaml'), 'utf8')) as { fleet_attest_url: string };
 
+  it("holds a memory ceiling above what fleetd's caps let it hold", () => {
+    const max = fleetd.get('Service', 'MemoryMax');
+    expect(max).toMatch(/^\d+M$/);
+    const mib = 1024 * 1024;
+    // The storm's peak resident set, the session table full of the largest sessions, every connection holding a finish body.
+    const caps = 128 * mib + 4096 * 42 * 1024 + 1024 * 750 * 1024;
+    expect(Number.parseInt(max!, 10) * mib).toBeGreaterThan(caps);
+  });
+
   it("is a command line fleet serve accepts, with the EnvironmentFile's values", () => {
     const cfg = serveConfig(args());
     expect(cfg.inventory.kind).toBe('netbox');

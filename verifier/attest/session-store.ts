@@ -42,7 +42,8 @@ export interface SessionLimits {
   perSerial: number;
 }
 
-const DEFAULT_LIMITS: SessionLimits = { total: 10_000, perPeer: 64, perGroup: 1024, perSerial: 4, groups: DEFAULT_GROUP_PREFIXES };
+/** 4,096 sessions of up to 42 KiB each fit the unit's MemoryMax= (deploy/systemd/fleetd.service) with the rest. */
+const DEFAULT_LIMITS: SessionLimits = { total: 4096, perPeer: 64, perGroup: 1024, perSerial: 4, groups: DEFAULT_GROUP_PREFIXES };
 
 /**
  * Sessions live in memory only: a restarted verifier forgets them and the agent starts over.
