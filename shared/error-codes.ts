@@ -116,6 +116,11 @@ export const ERROR_CODES = {
     raisedBy: ['verifier'],
     meaning: 'NetBox holds more than one device with the serial or MAC a machine claims: fleet admits none of them until NetBox holds one.',
   },
+  'inventory-invalid': {
+    raisedBy: ['verifier'],
+    meaning:
+      "NetBox holds a device whose name is not a host name (RFC 1123, lowercase): fleet admits and provisions nothing from it (its reconciler's reads fail too) until NetBox names it so.",
+  },
   'journal-unreachable': {
     raisedBy: ['verifier'],
     meaning: "fleet serve cannot reach journald's socket for HookOS's syslog: is systemd-journald running? --journal-socket names another socket.",

@@ -1,3 +1,5 @@
+import { hostNameProblem } from '../../../shared/net/host-name.js';
+import { printable } from '../../../shared/text/terminal.js';
 import { isIP } from 'node:net';
 import { parseDocument } from 'yaml';
 import { EK_HASH_PATTERN } from '../../../shared/ek/hash.js';
@@ -119,6 +121,11 @@ export function readNodesFile(source: string, name = 'nodes file', opts: { nodeN
   }
   const holders = new Map<string, string>(); // "<field>=<value>" → host name
   for (const [hostname, raw] of Object.entries(nodes)) {
+    const notHostName = hostNameProblem(hostname);
+    if (notHostName) {
+      problems.push({ where: printable(JSON.stringify(hostname)), message: `is not a host name (RFC 1123): ${notHostName}` });
+      continue;
+    }
     const node = readNode(hostname, raw, file, net, problems);
     if (!node) continue;
     const claim = (field: string, label: string, value: string | undefined, id = value) => {

@@ -1,5 +1,7 @@
 import { INVENTORY_LINES } from '../lines.js';
 import { FleetError } from '../../../shared/errors.js';
+import { hostNameProblem } from '../../../shared/net/host-name.js';
+import { printable } from '../../../shared/text/terminal.js';
 import type { Verdict } from '../../../shared/wire/verdicts.js';
 import type { NetBoxClient } from '../../netbox/client.js';
 import {
@@ -105,6 +107,14 @@ export class NetBoxInventory implements Inventory {
   }
 
   private toDevice(nb: NetBoxDevice, iface: NetBoxInterface | null): Device {
+    const hostname = nb.name ?? `device-${nb.id}`;
+    // The name becomes Kubernetes objects' and DNS's: one that is no host name is refused, not rewritten.
+    const notHostName = hostNameProblem(hostname);
+    if (notHostName)
+      throw new FleetError(
+        'inventory-invalid',
+        `NetBox device ${nb.id}'s name ${printable(JSON.stringify(hostname))} is not a host name: ${notHostName}; fleet admits and provisions nothing until NetBox names it so`,
+      );
     const cf = (k: string) => customField(nb, k);
     const status = choiceValue(nb.status) ?? '';
     const action = str(cf(CF.desiredAction));
@@ -118,7 +128,7 @@ export class NetBoxInventory implements Inventory {
     return deriveDevice(
       {
         id: String(nb.id),
-        hostname: nb.name ?? `device-${nb.id}`,
+        hostname,
         serial: nb.serial,
         // A status fleet does not know (staged, failed, inventory) is treated as offline: never provisioned by itself.
         status: (DEVICE_STATUSES as readonly string[]).includes(status) ? (status as DeviceStatus) : 'offline',
