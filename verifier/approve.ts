@@ -5,7 +5,7 @@ import { errorMessage } from '../shared/errors.js';
 import { holderNames, PLATFORM_CERTIFICATE, platformChecks, type SerialSource } from '../shared/platform-cert/checks.js';
 import type { PlatformCertificate } from '../shared/platform-cert/platform-certificate.js';
 import type { EkKind } from '../shared/wire/schemas.js';
-import { printable } from '../shared/text/terminal.js';
+import { printableAscii } from '../shared/text/terminal.js';
 import { APPROVE_LINES as L } from './approve-lines.js';
 import type { Claim } from './state/claim.js';
 
@@ -39,8 +39,10 @@ interface CertifiedEk {
  * certificate says who made a TPM, not which machine it is in. Only a comparison with independent
  * evidence does; a platform certificate is such evidence only when its validated contents tie the
  * claim's serial to one of the claim's EK certificates (its holder), verified up to the
- * operator's roots, and even then admission never reads it. What the claimant sent, and what a
- * certificate says, is shown escaped (printable): it must not rewrite the operator's terminal.
+ * operator's roots, that EK certificate verified up to the EK roots and certifying the EK the TPM
+ * proved, and even then admission never reads it. What the claimant sent, and what a
+ * certificate says, is shown escaped (printableAscii): it must not rewrite the operator's terminal, nor pass a
+ * look-alike for the ASCII it imitates.
  */
 export function approvalLines(claim: Claim, evidence: ApprovalEvidence): string[] {
   const lines = [L.claim(claim.serial, claim.mac, claim.switchPort ?? L.noSwitchPort(), claim.peer, claim.at)];
@@ -72,7 +74,7 @@ export function approvalLines(claim: Claim, evidence: ApprovalEvidence): string[
   if (tied?.verified) lines.push(L.platformIsNoApproval());
   lines.push(L.compare(), L.addLines());
   for (const ek of claim.eks) lines.push(L.binding(FIELDS[ek.kind], ek.hash));
-  return lines.map(printable);
+  return lines.map(printableAscii);
 }
 
 function certificateLines(kind: EkKind, hash: string, ek: EkCertificate, at: Date): string[] {
@@ -160,10 +162,10 @@ function heldProblem(ek: CertifiedEk): string | null {
 
 /** Said first when claims of the serial were shed for others': the one that matters may be gone. */
 export function shedClaimsLine(serial: string, shed: { count: number; lastAt: string }): string {
-  return printable(L.shedClaims(String(shed.count), serial, shed.lastAt));
+  return printableAscii(L.shedClaims(String(shed.count), serial, shed.lastAt));
 }
 
 /** Said first when more than one TPM claims the serial: at most one of them is the machine. */
 export function rivalClaimsLine(serial: string, count: number): string {
-  return printable(L.rivalClaims(String(count), serial));
+  return printableAscii(L.rivalClaims(String(count), serial));
 }

@@ -1,3 +1,4 @@
+import { unsafeCharClass } from '../../shared/text/char-classes.js';
 import type { Device } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
 import { ANNOTATIONS, LABELS, labelsFor } from '../labels.js';
@@ -79,10 +80,12 @@ export type HardwareMapKey = (typeof HARDWARE_MAP_KEYS)[number];
 
 /**
  * The Templates quote every parameter ("{{.key}}"), and Tinkerbell renders a value as it is: a
- * double quote, a backslash or a line break in one ends the string early or changes it, and can
- * add keys to an action's environment (a WIPE of its own). Such a value stops the run instead.
+ * double quote, a backslash or a line break in one (NEL and U+2028/9 too, which YAML 1.1 folds
+ * inside quotes) ends the string early or changes it, and can add keys to an action's environment
+ * (a WIPE of its own). Such a value stops the run instead, as does any character printable()
+ * escapes (char-classes.ts), which a reader of the Template could not see.
  */
-const UNQUOTABLE = /["\\\u0000-\u001f\u007f]/;
+const UNQUOTABLE = new RegExp(unsafeCharClass('"\\\\'), 'u');
 
 /** Each parameter the Templates cannot carry inside their quotes, with the first character that stops it. */
 export function unquotableParameters(map: Readonly<Record<string, string>>): Array<{ key: string; char: string }> {

@@ -14,7 +14,7 @@ export const HOW = {
 export const LINES = {
   lacks: def({
     kind: 'warning',
-    when: "a run is wanted but could not finish, or reach its machine: it waits, and nothing is created or wiped. What it may lack: a MAC (it has not attested), install_disk, install_disk_serial, switch_port, class, the class's definition, the Template in Tinkerbell, a config URL (fleet serve --config-url), a seed URL (--seed-url), its class inputs (why), a quotable parameter (one holding a double quote, a backslash or a control character, which the Template's quotes cannot hold)",
+    when: "a run is wanted but could not finish, or reach its machine: it waits, and nothing is created or wiped. What it may lack: a MAC (it has not attested), install_disk, install_disk_serial, switch_port, class, the class's definition, the Template in Tinkerbell, a config URL (fleet serve --config-url), a seed URL (--seed-url), its class inputs (why), a quotable parameter (one holding a double quote, a backslash, a control character, a line separator, a bidi control or a zero-width character, which the Template's quotes cannot hold or a reader cannot see)",
     args: ['node', 'what it lacks', 'what the run waits for'],
     text: (node, lacks, waits) => `${node} lacks ${lacks}; the run waits for ${waits}`,
   }),

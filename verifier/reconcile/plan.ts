@@ -1,3 +1,4 @@
+import { unsafeClassOf } from '../../shared/text/char-classes.js';
 import type { Device, DeviceStatus, JournalKind } from '../inventory/device.js';
 import type { NodeClass } from '../inventory/embedded/nodes-file.js';
 import {
@@ -253,7 +254,11 @@ function forgetWaits(ctx: Ctx, host: string, after: Step[]): void {
 }
 
 const charName = (c: string) =>
-  c === '"' ? 'a double quote' : c === '\\' ? 'a backslash' : `the control character U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  c === '"'
+    ? 'a double quote'
+    : c === '\\'
+      ? 'a backslash'
+      : `the ${unsafeClassOf(c) ?? 'character'} U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
  * What keeps a run from finishing once it wiped the disk, or from reaching the machine it is for:
