@@ -30,13 +30,13 @@ export const NO_RUNS: Runs = { open: async () => null };
  * open while it exists, is fleetd's, and has not ended; resumable once it failed at wipe-disk
  * after a boot of it was refused its code.
  */
-export function openRun(device: Device, workflow: KubeObject | null, noted: ReadonlySet<string> = new Set()): OpenRun | null {
+export function openRun(device: Device, workflow: KubeObject | null, isNoted: (key: string) => boolean = () => false): OpenRun | null {
   if (!workflow || !isOwned(workflow) || workflow.metadata.name !== device.lastRun) return null;
   const run = viewWorkflow(workflow);
   if (run.kind === 'other' || run.device !== device.hostname) return null;
   if (!isFinished(run.state)) return { name: run.name, kind: run.kind };
-  const refused = noted.has(noteKey({ run: run.name, event: 'code-refused' }));
-  return refused && run.state === 'failed' && run.current === 'wipe-disk' ? { name: run.name, kind: run.kind, resumes: true } : null;
+  if (run.state !== 'failed' || run.current !== 'wipe-disk') return null;
+  return isNoted(noteKey({ run: run.name, event: 'code-refused' })) ? { name: run.name, kind: run.kind, resumes: true } : null;
 }
 
 /**
@@ -47,10 +47,11 @@ export function openRun(device: Device, workflow: KubeObject | null, noted: Read
 export class KubeRuns implements Runs {
   constructor(
     private readonly kube: Kube,
-    private readonly notes: { noted(): Set<string> },
+    // One keyed lookup, and only for a run that ended: admission reads this at every attestation.
+    private readonly notes: { isNoted(key: string): boolean },
   ) {}
 
   async open(device: Device): Promise<OpenRun | null> {
-    return device.lastRun ? openRun(device, await this.kube.get('Workflow', device.lastRun), this.notes.noted()) : null;
+    return device.lastRun ? openRun(device, await this.kube.get('Workflow', device.lastRun), (key) => this.notes.isNoted(key)) : null;
   }
 }

@@ -140,6 +140,10 @@ export class LocalStore {
     return new Set((this.db.prepare('SELECT key FROM notes').all() as Array<{ key: string }>).map((r) => r.key));
   }
 
+  isNoted(key: string): boolean {
+    return this.db.prepare('SELECT 1 FROM notes WHERE key = ?').get(key) !== undefined;
+  }
+
   note(key: string, at: string): void {
     this.db.prepare('INSERT OR IGNORE INTO notes (key, at) VALUES (?, ?)').run(key, at);
   }
