@@ -150,25 +150,51 @@ describe('the config endpoint', () => {
   });
 });
 
+describe('a node that closes once it read the answer', () => {
+  const closeAfterRead = async (e: Env, code: string, ...how: string[]) =>
+    (await run('python3', [new URL('./close-after-read-client.py', import.meta.url).pathname, String(e.port), e.ca, `/v1/config/${code}`, ...how])).trim();
+
+  it.each([[[]], [['unwrap']]])('Connection: close, the whole answer read, an orderly close (%j): served, the device active', async (how) => {
+    env = await start({ ackDeadlineMs: 1000 });
+    const code = await issue(env);
+    expect(await closeAfterRead(env, code, ...how)).toBe('200');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await journal(env)).toEqual([`success: fleetd served the config of ${RUN.run} to 127.0.0.1`]);
+    expect((await device(env)).status).toBe('active');
+    expect((await fetch(env, code)).status).toBe(404);
+  });
+});
+
 describe('a holder of the code that is not the node', () => {
-  const readThenReset = async (e: Env, code: string, from: string) =>
-    (await run('python3', [new URL('./read-then-reset-client.py', import.meta.url).pathname, String(e.port), e.ca, `/v1/config/${code}`, from])).trim();
+  const readThenReset = async (e: Env, code: string, from: string, ...how: string[]) =>
+    (await run('python3', [new URL('./read-then-reset-client.py', import.meta.url).pathname, String(e.port), e.ca, `/v1/config/${code}`, from, ...how])).trim();
   // A reset ends the answer at once; fleetd then decides whether it was delivered.
   const answered = () => new Promise((r) => setTimeout(r, 500));
 
-  it('reads the answer and resets, again and again: it gets the config at most twice, from its one address, and the node then finds none', async () => {
-    env = await start({ ackDeadlineMs: 1000 });
-    const code = await issue(env);
-    const statuses: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      statuses.push(await readThenReset(env, code, '127.0.0.3'));
-      await answered();
-    }
-    expect(statuses.filter((s) => s === '200').length).toBeLessThanOrEqual(2);
-    expect(statuses[0]).toBe('200');
-    expect((await fetch(env, code)).status).toBe(404);
-    expect((await device(env)).status).toBe('planned');
-  });
+  it.each([[[]], [['close']]])(
+    'reads the answer and resets, again and again (%j): it gets the config at most twice, from its one address, and the node then finds none',
+    async (how) => {
+      env = await start({ ackDeadlineMs: 1000 });
+      const code = await issue(env);
+      const statuses: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        statuses.push(await readThenReset(env, code, '127.0.0.3', ...how));
+        await answered();
+      }
+      const answers = statuses.filter((s) => s === '200').length;
+      expect(answers).toBeLessThanOrEqual(2);
+      expect(statuses[0]).toBe('200');
+      // Its kernel acknowledged each answer; whether fleetd saw that before the reset is a race it
+      // may win or lose. Either way every answer is journaled, to the holder's address, and the
+      // device turned active only if one was judged served.
+      const said = (await journal(env)).filter((l) => /fleetd (served|sent) the /.test(l));
+      expect(said).toHaveLength(answers);
+      for (const line of said) expect(line).toMatch(/ to 127\.0\.0\.3\b/);
+      const served = said.some((l) => l.startsWith('success: fleetd served'));
+      expect((await device(env)).status).toBe(served ? 'active' : 'planned');
+      expect((await fetch(env, code)).status).toBe(404);
+    },
+  );
 
   it('after one unacknowledged answer, another address is refused, and the journal names both; the first address gets it', async () => {
     env = await start({ ackDeadlineMs: 1000 });

@@ -85,6 +85,9 @@ describe("waiting for the peer's acknowledgement", () => {
     expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: true }), { deadlineMs: 100, read: none })).toBe(true);
     expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: false }), { deadlineMs: 100, read: none })).toBe(false);
     expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: true, writableLength: 5 }), { deadlineMs: 100, read: none })).toBe(false);
+    // Nothing unacknowledged when the peer closed: a reset after (fleetd's close_notify reaching a closed peer) changes nothing.
+    expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: false, ackedWhenPeerClosed: true }), { deadlineMs: 100, read: none })).toBe(true);
+    expect(await waitAcknowledged(conn({ destroyed: true, endedCleanly: false, ackedWhenPeerClosed: false }), { deadlineMs: 100, read: none })).toBe(false);
   });
 
   it('not acknowledged when the connection is gone: bytes Node never handed over, absent from the table (a reset), or without ends', async () => {

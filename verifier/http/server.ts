@@ -18,12 +18,12 @@ import {
 import type { AttestationService } from '../attest/service.js';
 import type { DocKind } from '../install/config-store.js';
 import type { Installs } from '../install/installs.js';
-import type { Connection } from '../install/tcp-ack.js';
 import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
-import { listeningUrl, type ListenAddress } from './listen-address.js';
+import { deliveryConnection } from './delivery-connection.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
+import { listeningUrl, type ListenAddress } from './listen-address.js';
 import { metricsAccess } from './metrics-access.js';
 import { peerAddress } from '../../shared/net/peer-address.js';
 import type { Subnet } from '../../shared/net/subnet.js';
@@ -168,29 +168,7 @@ function documentRoute(app: FastifyInstance, installs: Installs, kind: DocKind):
     const answer = await installs.fetch(req.params.code, from, kind);
     if (answer.status === 503) return answerError(reply.header('retry-after', '10'), 'unavailable', `fleetd cannot serve the ${kind} now; try again`);
     if (answer.status !== 200) return none();
-    const socket = req.raw.socket;
-    // Its ends now: Node forgets them once the socket is closed, and the kernel's record outlives it.
-    const conn: Connection = {
-      localAddress: socket.localAddress,
-      localPort: socket.localPort,
-      remoteAddress: socket.remoteAddress,
-      remotePort: socket.remotePort,
-      get writableLength() {
-        return socket.writableLength;
-      },
-      get destroyed() {
-        return socket.destroyed;
-      },
-      endedCleanly: false,
-    };
-    let errored = false;
-    socket.once('error', () => {
-      errored = true;
-      conn.endedCleanly = false;
-    });
-    socket.once('end', () => {
-      conn.endedCleanly = !errored;
-    });
+    const conn = deliveryConnection(req.raw.socket, reply.raw);
     let settled = false;
     const settle = () => {
       if (settled) return;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isIPv4 } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -65,6 +66,34 @@ export interface Connection {
   destroyed: boolean;
   /** The peer closed its side (a FIN, not a reset), and the socket saw no error. */
   endedCleanly?: boolean;
+  /**
+   * When the peer closed its side, after the whole answer was handed to the kernel, the kernel
+   * held nothing unacknowledged for it: every byte arrived, whatever happens to the connection
+   * after (fleetd's own close_notify and FIN reaching a peer gone may be answered with a reset).
+   */
+  ackedWhenPeerClosed?: boolean;
+}
+
+/** The kernel's entry for the connection `conn` names, if it has one. */
+export function entryOf(entries: TcpEntry[], conn: Connection): TcpEntry | undefined {
+  const { localAddress, localPort, remoteAddress, remotePort } = conn;
+  if (!localAddress || !remoteAddress || localPort === undefined || remotePort === undefined) return undefined;
+  return entries.find(
+    (e) => e.local.port === localPort && e.remote.port === remotePort && sameIp(e.local.ip, localAddress) && sameIp(e.remote.ip, remoteAddress),
+  );
+}
+
+/** /proc/net/tcp and tcp6 now, for a decision that cannot wait for the next turn of the loop. */
+export function readProcNetTcpNow(): string {
+  return ['/proc/net/tcp', '/proc/net/tcp6']
+    .map((p) => {
+      try {
+        return readFileSync(p, 'utf8');
+      } catch {
+        return '';
+      }
+    })
+    .join('\n');
 }
 
 async function readProcNetTcp(): Promise<string> {
@@ -81,7 +110,8 @@ async function readProcNetTcp(): Promise<string> {
  * One the kernel has dropped counts only when the peer closed it cleanly after every byte was
  * handed over, as a client that exits once it read the answer does: the kernel drops a connection
  * the peer closed without a reset only once the peer acknowledged fleetd's FIN, which follows
- * every byte.
+ * every byte. A peer that closed its side when the kernel held nothing unacknowledged for the
+ * whole answer counts, however the connection ends after (Connection.ackedWhenPeerClosed).
  */
 export async function waitAcknowledged(
   conn: Connection,
@@ -93,11 +123,10 @@ export async function waitAcknowledged(
   const { localAddress, localPort, remoteAddress, remotePort } = conn;
   if (!localAddress || !remoteAddress || localPort === undefined || remotePort === undefined) return false;
   for (;;) {
+    if (conn.ackedWhenPeerClosed === true) return true;
     if (conn.destroyed && conn.writableLength > 0) return false;
     if (conn.writableLength === 0) {
-      const entry = parseProcNetTcp(await read()).find(
-        (e) => e.local.port === localPort && e.remote.port === remotePort && sameIp(e.local.ip, localAddress) && sameIp(e.remote.ip, remoteAddress),
-      );
+      const entry = entryOf(parseProcNetTcp(await read()), conn);
       if (entry?.txQueue === 0) return true;
       // Dropped by the kernel: decide once Node has heard how the connection ended.
       if (!entry && conn.destroyed) return conn.endedCleanly === true;
