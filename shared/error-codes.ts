@@ -277,6 +277,12 @@ export const ERROR_CODES = {
     meaning:
       'fleet serve cannot receive syslog on the address given (in use, or a port below 1024 without the capability): give another --syslog-listen, or off.',
   },
+  'too-many-guesses': {
+    raisedBy: ['verifier'],
+    http: 429,
+    meaning:
+      'The address, its address group, or every peer together sent fleetd more wrong install codes this minute than their share: wrong codes are answered this until the minute ends (Retry-After). A node asks with its own code, so this is someone guessing.',
+  },
   'too-many-sessions': {
     raisedBy: ['verifier'],
     http: 429,

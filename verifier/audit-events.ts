@@ -72,12 +72,16 @@ export const AUDIT_EVENTS = {
     },
   },
   'fleet.config': {
-    when: 'by fleetd, at a fetch of a config or seed that the journal cannot hold: an unknown code, an inventory that does not answer, a device that could not be set active',
+    when: 'by fleetd, at a fetch of a config or seed that the journal cannot hold: an unknown code, wrong codes past their share, an inventory that does not answer, a device that could not be set active',
     fields: {
       peer: PEER,
       node: NODE,
       document: '`config` or `seed`',
-      outcome: '`unknown-code`, `inventory-unavailable` or `served`',
+      outcome:
+        '`unknown-code`, `guessing-limited` (wrong codes past their share: once per address, group or verifier and window, then answered 429 unaudited), `inventory-unavailable` or `served`',
+      limitedBy: 'with `guessing-limited`: `address`, `group` (its address group) or `total` (every peer together)',
+      limit: 'with `guessing-limited`: the wrong codes that share allows per window',
+      retryAfterS: 'with `guessing-limited`: seconds until the window ends',
       reason: 'what failed',
     },
   },

@@ -1,3 +1,4 @@
+import { DEFAULT_GUESS_LIMITS, GuessLimit } from './install/guess-limit.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AttestationService } from './attest/service.js';
@@ -63,6 +64,7 @@ async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) 
     audit,
     metrics,
     configTtlMs: cfg.install.configTtlMs,
+    guesses: new GuessLimit({ ...DEFAULT_GUESS_LIMITS, groups: cfg.http.groups }),
     ...(cfg.install.classInputsDir ? { classInputsDir: cfg.install.classInputsDir } : {}),
     ...(cfg.install.targetKubeconfig ? { target: TargetClusterClient.fromFile(cfg.install.targetKubeconfig) } : {}),
   });

@@ -46,6 +46,12 @@ export class Metrics {
     labelNames: ['node'],
     registers: [this.registry],
   });
+  readonly codeGuessesRefused = new Counter({
+    name: 'fleet_install_code_guesses_refused_total',
+    help: 'Fetches refused (429) because their address, address group or every peer together sent too many wrong codes',
+    labelNames: ['limited_by'],
+    registers: [this.registry],
+  });
   readonly configRefetched = new Counter({
     name: 'fleet_install_config_refetched_total',
     help: 'Fetches for a config fleetd already served',

@@ -11,8 +11,9 @@
 # FILE (0600) and removes fleet-seed.json (it holds the one-time code). fleetd serves a seed once,
 # counted only when the whole answer was acknowledged.
 #
-# Retry rule: 503 (fleetd cannot ask its inventory now; it sends Retry-After) and a network error
-# are tried again, every --delay seconds (default 10), up to --tries times (default 360: an hour,
+# Retry rule: 503 (fleetd cannot ask its inventory now; it sends Retry-After), 429 (this address
+# sent fleetd too many wrong codes this minute: another machine behind it guesses) and a network
+# error are tried again, every --delay seconds (default 10), up to --tries times (default 360: an hour,
 # FLEET_CONFIG_TTL's default); 404 is final: the code is spent or expired, and the runbook's fix is
 # a new run. Exit 0: the seed is written; 1: a final refusal; 2: no answer within the tries.
 # Needs curl and jq. --connect-to HOST:PORT:HOST2:PORT2 is curl's (tests reach fleetd elsewhere).
@@ -52,7 +53,7 @@ while :; do
   case "$status" in
     200) break ;;
     404) say "fleetd holds no seed for this node's code (spent or expired): set desired_action to provision for a new run"; exit 1 ;;
-    503|000) ;;
+    503|429|000) ;;
     *) say "fleetd answered HTTP $status"; exit 1 ;;
   esac
   answer="HTTP $status"

@@ -100,15 +100,21 @@ export async function issue(e: Env): Promise<string> {
   return issued.code;
 }
 
-/** GET `<url>/v1/config/<code>` (or `/v1/seed/<code>`) over HTTPS, trusting the test CA only. */
-export function fetch(e: Env, code: string, kind: DocKind = 'config'): Promise<{ status: number; body: string; bytes: Buffer; type: string | undefined }> {
+/** GET `<url>/v1/config/<code>` (or `/v1/seed/<code>`) over HTTPS from `from` (a loopback address), trusting the test CA only. */
+export function fetch(
+  e: Env,
+  code: string,
+  kind: DocKind = 'config',
+  from?: string,
+): Promise<{ status: number; body: string; bytes: Buffer; type: string | undefined; retryAfter: string | undefined }> {
   return new Promise((resolve, reject) => {
-    get(`${e.url}${DOC_PATHS[kind]}/${code}`, { ca: readFileSyncCached(e.ca) }, (res) => {
+    get(`${e.url}${DOC_PATHS[kind]}/${code}`, { ca: readFileSyncCached(e.ca), ...(from ? { localAddress: from, agent: false } : {}) }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
         const bytes = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, body: bytes.toString('utf8'), bytes, type: res.headers['content-type'] });
+        const retryAfter = res.headers['retry-after'];
+        resolve({ status: res.statusCode ?? 0, body: bytes.toString('utf8'), bytes, type: res.headers['content-type'], retryAfter });
       });
     }).on('error', reject);
   });

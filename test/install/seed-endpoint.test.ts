@@ -1,3 +1,4 @@
+import { DEFAULT_GUESS_LIMITS } from '../../verifier/install/guess-limit.js';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -220,6 +221,20 @@ describe("the first boot's reference fetch, against fleetd", () => {
     const r = await fetching;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^fleet-seed: try 1: HTTP 503; again in 1 s\n/);
+  });
+
+  it('tries again while its address is refused for guessing (429), and takes the seed once the minute ends', async () => {
+    env = await start({ className: 'nixos' });
+    const code = await issue(env);
+    // Someone behind the node's own address guessed its share of codes this minute.
+    for (let i = 0; i < DEFAULT_GUESS_LIMITS.perAddress; i++)
+      expect((await fetch(env, `${'B'.repeat(40)}${String(i).padStart(3, '0')}`, 'seed')).status).toBe(404);
+    const fetching = firstBoot(env, await installedEsp(env, code), ['--tries', '10']);
+    await new Promise((res) => setTimeout(res, 1500));
+    env.clock.now += DEFAULT_GUESS_LIMITS.windowMs;
+    const r = await fetching;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^fleet-seed: try 1: HTTP 429; again in 1 s\n/);
   });
 
   it('a disk moved to another machine fetches nothing: the seed stays for its own node', async () => {

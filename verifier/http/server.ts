@@ -167,6 +167,8 @@ function documentRoute(app: FastifyInstance, installs: Installs, kind: DocKind):
     const from = peerAddress(req.ip);
     const answer = await installs.fetch(req.params.code, from, kind);
     if (answer.status === 503) return answerError(reply.header('retry-after', '10'), 'unavailable', `fleetd cannot serve the ${kind} now; try again`);
+    if (answer.status === 429)
+      return answerError(reply.header('retry-after', String(answer.retryAfterS)), 'too-many-guesses', `${answer.reason}; try again later`);
     if (answer.status !== 200) return none();
     const conn = deliveryConnection(req.raw.socket, reply.raw);
     let settled = false;

@@ -18,6 +18,7 @@ import { installCodeHash, newInstallCode } from './code.js';
 import type { ConfigStore, DocKind } from './config-store.js';
 import { renderTalosConfig } from './talos-config.js';
 import { waitAcknowledged, type Connection } from './tcp-ack.js';
+import { GuessLimit, type GuessVerdict } from './guess-limit.js';
 
 export interface InstallsOptions {
   inventory: Inventory;
@@ -35,6 +36,8 @@ export interface InstallsOptions {
   ackDeadlineMs?: number;
   readTcp?: () => Promise<string>;
   now?: () => Date;
+  /** Wrong codes past their share are refused (429): fleetd's default limits unless given. */
+  guesses?: GuessLimit;
 }
 
 const NO_CLASS_INPUTS = 'no class inputs are configured (fleet serve --class-inputs)';
@@ -52,7 +55,10 @@ export interface AttestedBoot {
   uuid: string | null;
 }
 
-export type FetchAnswer = { status: 200; body: Buffer; contentType: string; sha256: string } | { status: 404 | 503; reason: string };
+export type FetchAnswer =
+  | { status: 200; body: Buffer; contentType: string; sha256: string }
+  | { status: 404 | 503; reason: string }
+  | { status: 429; reason: string; retryAfterS: number };
 
 /** How the journal names what a code unlocks (the runbook's words for a Talos node's). */
 const NOUN: Record<DocKind, string> = { config: 'Talos config', seed: 'seed' };
@@ -65,10 +71,12 @@ const NOUN: Record<DocKind, string> = { config: 'Talos config', seed: 'seed' };
 export class Installs {
   private readonly o: InstallsOptions;
   private readonly now: () => Date;
+  private readonly guesses: GuessLimit;
 
   constructor(opts: InstallsOptions) {
     this.o = opts;
     this.now = opts.now ?? (() => new Date());
+    this.guesses = opts.guesses ?? new GuessLimit();
   }
 
   /**
@@ -194,6 +202,9 @@ export class Installs {
   async fetch(code: string, peer: string, kind: DocKind = 'config'): Promise<FetchAnswer> {
     const { configs, store, metrics } = this.o;
     const what = NOUN[kind];
+    const at = this.now().getTime();
+    const early = this.guesses.before(peer, at);
+    if (early.limited) return this.guessingLimited(peer, kind, early);
     const sha256 = installCodeHash(code);
     const held = configs.get(sha256);
     metrics.configsWaiting.set(configs.waiting());
@@ -203,6 +214,8 @@ export class Installs {
       const record = otherKind ? null : store.installCodeByHash(sha256);
       if (!record) {
         metrics.configMissing.labels('unknown').inc();
+        const guessed = this.guesses.wrong(peer, at);
+        if (guessed.limited) return this.guessingLimited(peer, kind, guessed);
         this.o.audit('fleet.config', { peer, document: kind, outcome: 'unknown-code' });
         return { status: 404, reason: 'unknown code' };
       }
@@ -290,6 +303,14 @@ export class Installs {
       }
     }
     return true;
+  }
+
+  /** A refusal of wrong codes past their share: audited once per holder and window, counted always. */
+  private guessingLimited(peer: string, kind: DocKind, v: GuessVerdict & { limited: true }): FetchAnswer {
+    this.o.metrics.codeGuessesRefused.labels(v.scope).inc();
+    if (v.first)
+      this.o.audit('fleet.config', { peer, document: kind, outcome: 'guessing-limited', limitedBy: v.scope, limit: v.limit, retryAfterS: v.retryAfterS });
+    return { status: 429, reason: `more than ${v.limit} wrong codes from this ${v.scope === 'total' ? 'verifier' : v.scope}`, retryAfterS: v.retryAfterS };
   }
 
   private async payloadOf(device: Device): Promise<Payload | undefined> {
