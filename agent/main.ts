@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { FleetError } from '../shared/errors.js';
 import { Tpm } from '../shared/tpm/client.js';
 import { openTransport } from '../shared/tpm/transport.js';
-import { runAttestation } from './attest/run.js';
+import { ATTEST_TRIES, runAttestation } from './attest/run.js';
 import { DEFAULT_PATHS, readBootId, readEventLog, readLldpFrame, readNicMac, readSerial, readSystemUuid } from './boot-facts.js';
 import { INSTALL_CODE_PATH } from './install-code.js';
 
@@ -18,8 +18,8 @@ export const USAGE = `usage: fleet agent --url URL [options]
   --boot-id-file FILE  (default: ${DEFAULT_PATHS.bootId})
   --install-code FILE  where the code goes (default: ${INSTALL_CODE_PATH})
   --lldp-frame FILE    the switch's LLDP frame, recorded (raw frame or pcap; the first LLDP frame)
-  --tries N            attempts (default 5)
-  --retry-delay SEC    between attempts (default 30)`;
+  --tries N            attempts (default ${ATTEST_TRIES.tries})
+  --retry-delay SEC    between attempts (default ${ATTEST_TRIES.retryDelayS})`;
 
 /** `fleet agent`: attest this boot once. Exit 0 on PASSED, 1 on FAILED, 2 with no verdict. */
 export async function main(args: string[], say: (line: string) => void = (l) => console.log(l)): Promise<number> {
@@ -37,8 +37,8 @@ export async function main(args: string[], say: (line: string) => void = (l) => 
       'boot-id-file': { type: 'string', default: DEFAULT_PATHS.bootId },
       'install-code': { type: 'string', default: INSTALL_CODE_PATH },
       'lldp-frame': { type: 'string' },
-      tries: { type: 'string', default: '5' },
-      'retry-delay': { type: 'string', default: '30' },
+      tries: { type: 'string', default: String(ATTEST_TRIES.tries) },
+      'retry-delay': { type: 'string', default: String(ATTEST_TRIES.retryDelayS) },
       help: { type: 'boolean' },
     },
   });

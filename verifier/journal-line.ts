@@ -6,6 +6,7 @@
  */
 import type { LineDef as Said } from '../shared/text/line-def.js';
 import type { JournalKind } from './inventory/device.js';
+import { recordPrinted } from '../shared/text/printed-record.js';
 
 export interface JournalLine {
   kind: JournalKind;
@@ -19,4 +20,11 @@ export interface LineDef<A extends string[]> extends Said<A> {
 export type LineMaker<A extends string[]> = ((...a: A) => JournalLine) & { def: LineDef<A> };
 
 export const line = <A extends string[]>(d: LineDef<A>): LineMaker<A> =>
-  Object.assign((...a: A): JournalLine => ({ kind: d.kind, message: d.text(...a) }), { def: d });
+  Object.assign(
+    (...a: A): JournalLine => {
+      const message = d.text(...a);
+      recordPrinted(message);
+      return { kind: d.kind, message };
+    },
+    { def: d },
+  );

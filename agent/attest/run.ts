@@ -9,6 +9,9 @@ import { attestOnce, type PendingBootFacts } from './attest-once.js';
 import { ATTEST_LINES } from './lines.js';
 import type { ClientOptions } from './verifier-client.js';
 
+/** How often and how far apart the agent attests before it gives up (the Tinkerbell page's five tries, 30 seconds apart). */
+export const ATTEST_TRIES = { tries: 5, retryDelayS: 30 } as const;
+
 export interface AttestRun {
   tpm: Tpm;
   client: ClientOptions;
@@ -17,7 +20,7 @@ export interface AttestRun {
   /** Prints one console line (lines.ts). */
   say: (line: string) => void;
   tries?: number;
-  /** Between tries; the lab waits 30 s. */
+  /** Between tries. */
   retryDelayMs?: number;
   wait?: (ms: number) => Promise<void>;
 }
@@ -30,7 +33,7 @@ export type AttestOutcome = { kind: 'passed'; installCode: boolean } | { kind: '
  * earlier boot or try left is removed first, so only this attestation's pass leaves one.
  */
 export async function runAttestation(run: AttestRun): Promise<AttestOutcome> {
-  const tries = run.tries ?? 5;
+  const tries = run.tries ?? ATTEST_TRIES.tries;
   const wait = run.wait ?? ((ms: number) => sleep(ms));
   await removeInstallCode(run.installCodePath);
   for (let n = 1; n <= tries; n++) {
@@ -54,7 +57,7 @@ export async function runAttestation(run: AttestRun): Promise<AttestOutcome> {
       reason = errorMessage(err);
     }
     run.say(ATTEST_LINES.tryFailed(String(n), reason));
-    if (n < tries) await wait(run.retryDelayMs ?? 30_000);
+    if (n < tries) await wait(run.retryDelayMs ?? ATTEST_TRIES.retryDelayS * 1000);
   }
   run.say(ATTEST_LINES.noVerdictAfter(String(tries)));
   return { kind: 'no-verdict', tries };

@@ -4,6 +4,8 @@
  * are rendered from these definitions (npm run docs), each with its arguments' names in their
  * place; tests build the lines they expect from the same definitions. Code never reads a line back.
  */
+import { recordPrinted } from './printed-record.js';
+
 export interface LineDef<A extends string[]> {
   /** When it is said, for the reference page. */
   when: string;
@@ -18,4 +20,12 @@ export const template = <A extends string[]>(d: LineDef<A>): string => (d.text a
 export type Said<A extends string[]> = ((...a: A) => string) & { def: LineDef<A> };
 
 /** A printed line's definition, callable for its text. */
-export const said = <A extends string[]>(d: LineDef<A>): Said<A> => Object.assign((...a: A): string => d.text(...a), { def: d });
+export const said = <A extends string[]>(d: LineDef<A>): Said<A> =>
+  Object.assign(
+    (...a: A): string => {
+      const text = d.text(...a);
+      recordPrinted(text);
+      return text;
+    },
+    { def: d },
+  );

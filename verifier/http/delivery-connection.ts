@@ -1,7 +1,6 @@
 import type { Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { entryOf, parseProcNetTcp, readProcNetTcpNow, type Connection } from '../install/tcp-ack.js';
-import { lingerOnClose } from './lingering-close.js';
 
 /**
  * The connection a config or seed answer goes out on, as Installs.delivered judges it. Its ends
@@ -38,6 +37,5 @@ export function deliveryConnection(socket: Socket, response: ServerResponse, rea
     if (errored || !response.writableFinished || socket.writableLength > 0) return;
     conn.ackedWhenPeerClosed = entryOf(parseProcNetTcp(readTcp()), conn)?.txQueue === 0;
   });
-  lingerOnClose(socket);
   return conn;
 }

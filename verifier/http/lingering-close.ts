@@ -5,20 +5,24 @@ export const LINGER_MS = 5_000;
 
 /**
  * After an answer to a request that asked to close (`Connection: close`), Node's HTTP server ends
- * the socket and closes it at once. Over TLS the peer's close_notify, sent as it closes on reading
- * the answer, is then unread, and the kernel resets a connection closed with unread data, which
- * makes a delivered answer look lost (tcp-ack.ts). So, as Apache's lingering close: end fleetd's
- * side (close_notify, then FIN, after every byte of the answer) and read on until the peer's FIN,
- * for at most `lingerMs`. Then the kernel's record of the connection tells an acknowledged answer
- * from a lost one, as for any other; a peer that never closes is cut off, and judged on that.
+ * the socket at once. fleetd's close_notify and FIN then race the peer's own close: a peer that
+ * read the answer and closed meets them closed and answers with a reset, and the kernel forgets
+ * the connection, and with it whether the answer was acknowledged (tcp-ack.ts); a loaded fleetd
+ * loses that race often. So fleetd sends nothing more until the answer is judged (`judged`: the
+ * peer's acknowledgement seen, or its own close, or the deadline), reading on meanwhile so the
+ * peer's close is heard; then, as Apache's lingering close, it ends its side and reads on until the
+ * peer's FIN, for at most `lingerMs`, so that no close_notify is left unread, which would make
+ * fleetd's kernel reset the connection itself.
  */
-export function lingerOnClose(socket: Socket, lingerMs = LINGER_MS): void {
+export function closeOnceJudged(socket: Socket, judged: () => Promise<unknown>, lingerMs = LINGER_MS): void {
   socket.destroySoon = () => {
-    const timer = setTimeout(() => socket.destroy(), lingerMs);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-    socket.end();
-    // Its bytes are read, so none is left unread when it closes; a request after the close is none.
+    // Its bytes are read, so none is left unread when it closes; a request after the answer is none.
     socket.resume();
+    void judged().finally(() => {
+      const timer = setTimeout(() => socket.destroy(), lingerMs);
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+      socket.end();
+    });
   };
 }

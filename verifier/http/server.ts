@@ -22,6 +22,7 @@ import type { Metrics } from '../metrics.js';
 import { isLoopback } from '../../shared/net/loopback.js';
 import { DEFAULT_CONNECTION_LIMITS, guardConnections, type ConnectionLimits } from './connection-guard.js';
 import { deliveryConnection } from './delivery-connection.js';
+import { closeOnceJudged } from './lingering-close.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 import { listeningUrl, type ListenAddress } from './listen-address.js';
 import { metricsAccess } from './metrics-access.js';
@@ -171,14 +172,14 @@ function documentRoute(app: FastifyInstance, installs: Installs, kind: DocKind):
       return answerError(reply.header('retry-after', String(answer.retryAfterS)), 'too-many-guesses', `${answer.reason}; try again later`);
     if (answer.status !== 200) return none();
     const conn = deliveryConnection(req.raw.socket, reply.raw);
-    let settled = false;
+    let delivery: Promise<unknown> | undefined;
     const settle = () => {
-      if (settled) return;
-      settled = true;
-      void installs.delivered(answer.sha256, conn, from, kind).catch((err: unknown) => req.log.error({ err }, 'recording a delivery failed'));
+      delivery ??= installs.delivered(answer.sha256, conn, from, kind).catch((err: unknown) => req.log.error({ err }, 'recording a delivery failed'));
+      return delivery;
     };
     reply.raw.once('finish', settle);
     reply.raw.once('close', settle);
+    closeOnceJudged(req.raw.socket, settle);
     return reply.code(200).header('content-type', answer.contentType).send(answer.body);
   });
 }

@@ -1,4 +1,5 @@
 import type { ActionName } from '../actions.js';
+import { recordPrinted } from '../../../shared/text/printed-record.js';
 
 /** The word each action's lines start with (the runbook's `wipe: …`, `install: …`). */
 export const ACTION_WORD: Record<ActionName, string> = {
@@ -10,4 +11,8 @@ export const ACTION_WORD: Record<ActionName, string> = {
 };
 
 /** A line as the action prints it on stdout: its word, then the line. */
-export const printed = (action: ActionName, line: string): string => `${ACTION_WORD[action]}: ${line}`;
+export const printed = (action: ActionName, line: string): string => {
+  const text = `${ACTION_WORD[action]}: ${line}`;
+  recordPrinted(text);
+  return text;
+};
