@@ -267,6 +267,15 @@ export const ERROR_CODES = {
     raisedBy: ['agent'],
     meaning: "The NTP server answered kiss-o'-death (stratum 0): the agent stops asking it.",
   },
+  'state-locked': {
+    raisedBy: ['verifier'],
+    meaning:
+      'Another fleetd uses the state directory given as --state (its pid file names it): two on one state would hand out codes each other cannot see. Stop it, or give this one another --state. The lock goes with its process, however it ends.',
+  },
+  'state-missing': {
+    raisedBy: ['cli'],
+    meaning: "A command that reads fleetd's state found no database in --state: give the directory fleet serve keeps its state in (nothing is created).",
+  },
   'state-unavailable': {
     raisedBy: ['verifier', 'cli'],
     meaning:

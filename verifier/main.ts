@@ -1,3 +1,4 @@
+import { lockStateDir } from './state/state-lock.js';
 import { DEFAULT_GUESS_LIMITS, GuessLimit } from './install/guess-limit.js';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -52,6 +53,7 @@ export async function serve(args: string[], onListening: (url: string) => void =
  * inventory closed after the last request was answered.
  */
 async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) => void): Promise<void> {
+  parts.add('state lock', await lockStateDir(cfg.stateDir), (l) => l.release());
   const db = parts.add('state', openDatabase(cfg.stateDir), (d) => d.close());
   const inventory = parts.add('inventory', await openInventory(cfg.inventory, db), (i) => i.close());
   const store = new LocalStore(db, undefined, cfg.http.groups);

@@ -47,7 +47,7 @@ export async function run(args: string[]): Promise<number> {
           certificate: await named('--platform-cert', platformCert, readPlatformCertificate),
           roots: platformRoots === undefined ? null : await named('--platform-roots', platformRoots, readPlatformRoots),
         };
-  const db = openDatabase(o.state);
+  const db = openDatabase(o.state, { mustExist: true });
   try {
     const store = new LocalStore(db);
     const claims = store.claims(serial);

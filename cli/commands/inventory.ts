@@ -23,7 +23,7 @@ export async function run(args: string[]): Promise<number> {
   if (sub !== 'show' && sub !== 'action') throw new FleetError('usage', USAGE);
   const host = positionals[0];
   if (!host || !o.nodes || !o.state) throw new FleetError('usage', USAGE);
-  const db = openDatabase(o.state);
+  const db = openDatabase(o.state, { mustExist: sub === 'show' });
   try {
     const inv = new EmbeddedInventory(o.nodes, db, { nodeNetwork: o['node-network'] });
     const device = await inv.deviceByName(host);

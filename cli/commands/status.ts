@@ -37,7 +37,7 @@ export async function run(args: string[]): Promise<number> {
   const filter: StatusFilter = { hosts: list(o.given('host')), statuses: list(o.given('status')) };
   const kubeconfig = o.given('kubeconfig');
   const kube = kubeconfig ? KubeClient.fromFile(kubeconfig, o.defaulted('namespace')) : null;
-  const db = openDatabase(state);
+  const db = openDatabase(state, { mustExist: true });
   const inventory = await openInventory(inventoryCfg, db).catch((err: unknown) => {
     db.close();
     throw err;

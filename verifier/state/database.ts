@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { FleetError, errorMessage } from '../../shared/errors.js';
@@ -84,12 +84,19 @@ const MIGRATIONS: string[] = [
    );`,
 ];
 
-/** Opens (creating when absent) the verifier's database in `stateDir`: WAL, foreign keys, migrated. */
-export function openDatabase(stateDir: string): Db {
+/**
+ * Opens the verifier's database in `stateDir`: WAL, foreign keys, migrated. fleetd creates it when
+ * absent; a command given `mustExist` refuses instead, since a mistyped --state would otherwise
+ * answer from a new, empty database as if nothing waited.
+ */
+export function openDatabase(stateDir: string, opts: { mustExist?: boolean } = {}): Db {
+  const file = join(stateDir, 'fleet.sqlite');
+  if (opts.mustExist && !existsSync(file))
+    throw new FleetError('state-missing', `no state database in ${stateDir}: give --state the directory fleet serve keeps its state in`);
   let db: Db;
   try {
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-    db = new Database(join(stateDir, 'fleet.sqlite'));
+    db = new Database(file);
   } catch (err) {
     throw new FleetError('state-unavailable', `cannot open the state database in ${stateDir}: ${errorMessage(err)}`);
   }
