@@ -150,14 +150,17 @@ describe('the config endpoint', () => {
   });
 });
 
-describe('a node that closes once it read the answer', () => {
-  const closeAfterRead = async (e: Env, code: string, ...how: string[]) =>
-    (await run('python3', [new URL('./close-after-read-client.py', import.meta.url).pathname, String(e.port), e.ca, `/v1/config/${code}`, ...how])).trim();
+/** A whole answer read from `from`, the connection then ended as `end` says (answer-reader-client.py). */
+const readAnswer = async (e: Env, code: string, from: string, end: 'reset' | 'close' | 'unwrap', ...how: string[]) =>
+  (
+    await run('python3', [new URL('./answer-reader-client.py', import.meta.url).pathname, String(e.port), e.ca, `/v1/config/${code}`, from, end, ...how])
+  ).trim();
 
-  it.each([[[]], [['unwrap']]])('Connection: close, the whole answer read, an orderly close (%j): served, the device active', async (how) => {
+describe('a node that closes once it read the answer', () => {
+  it.each(['close', 'unwrap'] as const)('Connection: close, the whole answer read, an orderly close (%s): served, the device active', async (end) => {
     env = await start({ ackDeadlineMs: 1000 });
     const code = await issue(env);
-    expect(await closeAfterRead(env, code, ...how)).toBe('200');
+    expect(await readAnswer(env, code, '127.0.0.1', end, 'close')).toBe('200');
     await new Promise((r) => setTimeout(r, 1500));
     expect(await journal(env)).toEqual([`success: fleetd served the config of ${RUN.run} to 127.0.0.1`]);
     expect((await device(env)).status).toBe('active');
@@ -166,8 +169,7 @@ describe('a node that closes once it read the answer', () => {
 });
 
 describe('a holder of the code that is not the node', () => {
-  const readThenReset = async (e: Env, code: string, from: string, ...how: string[]) =>
-    (await run('python3', [new URL('./read-then-reset-client.py', import.meta.url).pathname, String(e.port), e.ca, `/v1/config/${code}`, from, ...how])).trim();
+  const readThenReset = (e: Env, code: string, from: string, ...how: string[]) => readAnswer(e, code, from, 'reset', ...how);
   // A reset ends the answer at once; fleetd then decides whether it was delivered.
   const answered = () => new Promise((r) => setTimeout(r, 500));
 
