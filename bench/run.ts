@@ -25,6 +25,7 @@ const SUITES: Record<string, () => Promise<{ suite: Suite }>> = {
   'image-to-disk': () => import('./image-to-disk.js'),
   agent: () => import('./agent.js'),
   syslog: () => import('./syslog.js'),
+  inventory: () => import('./inventory.js'),
 };
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
- * `npm run build`: one-file ESM bundles. dist/fleet.mjs is the `fleet` CLI (the package's bin);
- * dist/agent.mjs is what HookOS's tink-agent-autoid container runs.
+ * `npm run build`: one-file ESM bundles. dist/fleet.mjs is the `fleet` CLI (the package's bin),
+ * with dist/nodes-file-worker.mjs beside it; dist/agent.mjs is what HookOS's tink-agent-autoid
+ * container runs.
  */
 import { build, type BuildOptions } from 'esbuild';
 import { chmod } from 'node:fs/promises';
@@ -43,6 +44,12 @@ export async function buildFleet(outDir = join(root, 'dist')): Promise<string> {
   // through `bindings`, which a bundle cannot follow: they stay in node_modules beside dist/, and
   // so does cap for the CLI. The agent bundle needs no better-sqlite3.
   await build({ ...NODE_BUNDLE, entryPoints: [join(root, 'cli/fleet.ts')], outfile, external: ['better-sqlite3', 'cap', 'unix-dgram'] });
+  // The worker thread fleetd parses a changed nodes file in: the bundle starts it from beside itself.
+  await build({
+    ...NODE_BUNDLE,
+    entryPoints: [join(root, 'verifier/inventory/embedded/nodes-file-worker.ts')],
+    outfile: join(outDir, 'nodes-file-worker.mjs'),
+  });
   await chmod(outfile, 0o755);
   return outfile;
 }

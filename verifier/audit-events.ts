@@ -89,6 +89,17 @@ export const AUDIT_EVENTS = {
     when: 'by fleetd, when the certificate files changed but cannot be served (half-written, or key and certificate do not match): the old pair stays',
     fields: { outcome: '`kept`', reason: 'what is wrong with the new files' },
   },
+  'fleet.inventory': {
+    when: 'by fleetd, at each change to the nodes file after start (seen by its watch, a lookup or SIGHUP): read and served, or refused whole with the last good one kept',
+    fields: {
+      outcome: '`reloaded` (served from now on, or put back as it was served) or `refused`',
+      path: 'the nodes file',
+      nodes: 'with `reloaded`: how many nodes it declares',
+      problems: 'with `refused`: every problem, as `fleet inventory check` names them',
+      kept: 'with `refused`: how many nodes the last good file, still served, declares',
+      keptSince: 'with `refused`: when that file was read',
+    },
+  },
   'reconcile.pass': {
     when: 'by fleetd, after a reconcile pass that wrote something or has warnings',
     fields: { writes: 'how many writes it made', warnings: 'what it could not reconcile, one line each' },

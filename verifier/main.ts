@@ -10,6 +10,8 @@ import { buildServer, listen } from './http/server.js';
 import { parseServeConfig, type ReconcilerConfig, type ServeConfig } from './config/serve-config.js';
 import { serveUsage } from './config/serve-options.js';
 import { openInventory } from './inventory/open.js';
+import { EmbeddedInventory } from './inventory/embedded/embedded.js';
+import type { NodesFileChange } from './inventory/embedded/nodes-file-source.js';
 import { openDatabase } from './state/database.js';
 import { LocalStore } from './state/local-store.js';
 import type { Server as TlsServer } from 'node:tls';
@@ -37,13 +39,47 @@ export async function serve(args: string[], onListening: (url: string) => void =
   }
 
   const parts = new Parts();
+  // SIGHUP would end fleetd; it reads the inventory again instead (start() sets what it does).
+  const hangUp = new HangUp();
+  process.on('SIGHUP', hangUp.handle);
   try {
-    await start(cfg, parts, onListening);
-    await untilStopped();
+    await start(cfg, parts, onListening, hangUp);
+    const signal = await untilStopped();
+    console.error(`fleetd: ${signal}: stopping ${parts.names().join(', ')}, in that order`);
+    await parts.stopAll();
+    console.error('fleetd: stopped');
   } finally {
+    process.off('SIGHUP', hangUp.handle);
     await parts.stopAll();
   }
   return 0;
+}
+
+/** What SIGHUP does: nothing until fleetd's parts are up, then re-read the inventory. */
+class HangUp {
+  action: () => void = () => console.error('fleetd: SIGHUP: still starting; nothing to read again yet');
+  readonly handle = () => this.action();
+}
+
+/** The embedded inventory's nodes-file changes, each audited and counted as it is read. */
+function nodesFileChanges(audit: Audit, metrics: Metrics): (change: NodesFileChange) => void {
+  return (change) => {
+    metrics.inventoryChanges.labels(change.outcome).inc();
+    metrics.inventoryChangeRefused.set(change.outcome === 'refused' ? 1 : 0);
+    audit('fleet.inventory', change);
+  };
+}
+
+/** What /healthz says is wrong while fleetd still serves: a nodes-file change it refused. */
+function degraded(inventory: Inventory): () => string[] {
+  return () => {
+    const refused = inventory instanceof EmbeddedInventory ? inventory.nodes.refused() : null;
+    if (!refused) return [];
+    const [first, ...more] = refused.problems;
+    return [
+      `the nodes file ${refused.path} changed at ${refused.at.toISOString()} and was refused (${first}${more.length ? `; and ${more.length} more problem(s)` : ''}): fleetd serves the ${refused.kept} node(s) it read at ${refused.keptSince}`,
+    ];
+  };
 }
 
 /**
@@ -52,13 +88,21 @@ export async function serve(args: string[], onListening: (url: string) => void =
  * the certificate watch. They stop in the reverse order, so the Lease is released and the
  * inventory closed after the last request was answered.
  */
-async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) => void): Promise<void> {
+async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) => void, hangUp: HangUp): Promise<void> {
   parts.add('state lock', await lockStateDir(cfg.stateDir), (l) => l.release());
   const db = parts.add('state', openDatabase(cfg.stateDir), (d) => d.close());
-  const inventory = parts.add('inventory', await openInventory(cfg.inventory, db), (i) => i.close());
-  const store = new LocalStore(db, undefined, cfg.http.groups);
   const audit = createAudit();
   const metrics = new Metrics();
+  const inventory = parts.add('inventory', await openInventory(cfg.inventory, db, nodesFileChanges(audit, metrics)), (i) => i.close());
+  if (inventory instanceof EmbeddedInventory) {
+    const nodes = inventory.nodes;
+    parts.add('nodes-file watch', nodes.watch(), (unwatch) => unwatch());
+    hangUp.action = () => {
+      console.error(`fleetd: SIGHUP: reading ${nodes.path} again`);
+      void nodes.reload();
+    };
+  } else hangUp.action = () => console.error('fleetd: SIGHUP: NetBox is read at each lookup; nothing to read again');
+  const store = new LocalStore(db, undefined, cfg.http.groups);
   const installs = new Installs({
     inventory,
     store,
@@ -91,6 +135,7 @@ async function start(cfg: ServeConfig, parts: Parts, onListening: (url: string) 
     metrics,
     metricsFrom: cfg.http.metricsFrom,
     connections: { groups: cfg.http.groups },
+    degraded: degraded(inventory),
     ...(tls ? { tls } : {}),
     logger: { level: cfg.http.logLevel },
   });

@@ -76,6 +76,17 @@ export class Metrics {
     labelNames: ['route'],
     registers: [this.registry],
   });
+  readonly inventoryChanges = new Counter({
+    name: 'fleet_inventory_changes_total',
+    help: 'Changes to the nodes file after start, by outcome (reloaded, or refused with the last good one kept)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  readonly inventoryChangeRefused = new Gauge({
+    name: 'fleet_inventory_change_refused',
+    help: 'Is the nodes file as it stands now refused (1), so fleetd serves the last good one? 0 when it serves the file',
+    registers: [this.registry],
+  });
   readonly reconcileWrites = new Counter({ name: 'fleet_reconcile_writes_total', help: 'Writes made by reconcile passes', registers: [this.registry] });
   readonly syslog = new SyslogMetrics(this.registry);
   private notAfter: Date | undefined;

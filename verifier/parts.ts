@@ -17,6 +17,11 @@ export class Parts {
     return part;
   }
 
+  /** The running parts' names, in the order they stop. */
+  names(): string[] {
+    return this.stops.map((s) => s.name).reverse();
+  }
+
   /**
    * Stops every part, the last started first. A stop that throws does not keep the others running:
    * the first such error is raised once all have been asked.

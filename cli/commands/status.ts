@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FleetError } from '../../shared/errors.js';
 import { inventoryConfig } from '../../verifier/config/serve-config.js';
-import { readOptions } from '../../verifier/config/options.js';
+import { readOptions } from '../../shared/options.js';
 import { STATUS_OPTIONS, statusUsage } from '../../verifier/config/status-options.js';
+import { EmbeddedInventory } from '../../verifier/inventory/embedded/embedded.js';
 import { openInventory } from '../../verifier/inventory/open.js';
 import { KubeClient } from '../../verifier/kube/client.js';
 import { openDatabase } from '../../verifier/state/database.js';
@@ -39,7 +40,14 @@ export async function run(args: string[]): Promise<number> {
   const kube = kubeconfig ? KubeClient.fromFile(kubeconfig, o.defaulted('namespace')) : null;
   const db = openDatabase(state, { mustExist: true });
   const inventory = await openInventory(inventoryCfg, db).catch((err: unknown) => {
+    const served = err instanceof FleetError && err.code === 'nodes-invalid' ? EmbeddedInventory.refusedChange(db) : null;
     db.close();
+    // The file is broken now; what fleetd serves meanwhile is what the operator needs next.
+    if (served && err instanceof FleetError)
+      throw new FleetError(
+        'nodes-invalid',
+        `${err.message}\nfleetd refused this change at ${served.at} and serves the ${served.change.kept} node(s) it read at ${served.change.keptSince}`,
+      );
     throw err;
   });
   const view = async () => {

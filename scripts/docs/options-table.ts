@@ -1,4 +1,4 @@
-import { type OptionDef, optionFlag } from '../../verifier/config/options.js';
+import { type OptionDef, optionFlag } from '../../shared/options.js';
 import { cell } from './page.js';
 
 /** A command's options as a table, as its --help lists them. */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseListenAddress } from '../../verifier/http/listen-address.js';
-import type { OptionDef } from '../../verifier/config/options.js';
+import type { OptionDef } from '../../shared/options.js';
 import { parseServeConfig, type ServeConfig } from '../../verifier/config/serve-config.js';
 import { SERVE_OPTIONS } from '../../verifier/config/serve-options.js';
 import { parseSyslogConfig, type SyslogCommandConfig } from '../../verifier/config/syslog-config.js';

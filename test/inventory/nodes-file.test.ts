@@ -93,6 +93,8 @@ describe('the nodes file', () => {
   it("reads a class's measured-boot policy, and gives a class without one the default", () => {
     const { file, problems } = readNodesFile(
       `classes:\n  strict: {payload: talos, installer_image: x, secure_boot: required, hookos_images: [${A}, ${B}]}\n  plain: {payload: talos, installer_image: x}\n`,
+      'class catalogue',
+      { classesOnly: true },
     );
     expect(problems).toEqual([]);
     expect(file.classes.get('strict')?.boot).toEqual({ secureBoot: 'required', hookosImages: [A, B] });
@@ -104,7 +106,10 @@ describe('the nodes file', () => {
   });
 
   it.each([
-    ['a hostname twice', 'nodes:\n  a: {serial: 1}\n  a: {serial: 2}\n', /not valid YAML: Map keys must be unique/],
+    ['a hostname twice', 'nodes:\n  a: {serial: 1}\n  a: {serial: 2}\n', /not valid YAML: duplicated mapping key \(3:3\)/],
+    ['a field twice in a node', 'nodes:\n  a: {serial: 1, serial: 2}\n', /not valid YAML: duplicated mapping key \(2:\d+\)/],
+    ['an empty file', '', /nodes: nodes file declares no nodes: is it whole\? \(write nodes: \{\} to declare none\)/],
+    ['a file cut after its nodes key', 'models: {m: {}}\nnodes:\n', /declares no nodes/],
     ['nodes as a list', 'nodes:\n  - {hostname: a}\n', /nodes: nodes is not a map keyed by host name/],
     [
       'a typo in a field',
@@ -129,15 +134,15 @@ describe('the nodes file', () => {
       'models: {m: {}}\nclasses: {w: {payload: talos, installer_image: x}}\nnodes:\n  a: {model: m, class: w, serial: 1, address: 10.0.0.1/33}\n',
       /is not an address with a prefix length/,
     ],
-    // The YAML library throws these only when the document becomes data, after parsing found no error.
-    ['an alias before its anchor', 'nodes:\n  a: *x\n  b: &x {serial: 1}\n', /not valid YAML: Unresolved alias/],
+    ['an alias before its anchor', 'nodes:\n  a: *x\n  b: &x {serial: 1}\n', /not valid YAML: unidentified alias "x"/],
     [
-      'aliases that expand without bound',
+      // Aliases stay references: 10^7 lists deep, never expanded, not even to say what is wrong.
+      'aliases that would expand without bound, as the node network',
       `a: &a [1, 1]\n${'bcdefgh'
         .split('')
         .map((k, i) => `${k}: &${k} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)
-        .join('\n')}\n`,
-      /not valid YAML: Excessive alias count/,
+        .join('\n')}\nnode_network: *h\n`,
+      /node_network: node_network \[\.\.\.\] is not a network with a prefix length/,
     ],
   ])('refuses %s', (_name, source, message) => {
     expect(show(source).join('\n')).toMatch(message);

@@ -12,6 +12,7 @@ import { fleetCli } from '../fleet-cli.js';
 import { startFleetServe } from '../fleet-serve.js';
 import { RIG_CATALOGUE } from '../swtpm/rig.js';
 import { CrdServer } from './crd-server.js';
+import { until } from '../until.js';
 
 let server: CrdServer;
 let dir: string;
@@ -27,16 +28,6 @@ afterAll(async () => {
 type LeaseSpec = { holderIdentity?: string; renewTime?: string; acquireTime?: string; leaseDurationSeconds?: number };
 const lease = async () => (await server.get('coordination.k8s.io/v1', 'leases', 'tinkerbell', 'fleetd'))?.spec as LeaseSpec | undefined;
 const holder = async () => (await lease())?.holderIdentity;
-
-async function until<T>(what: string, check: () => Promise<T>, ms: number): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`waited ${ms} ms for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function serveArgs(): Promise<string[]> {
   const nodes = join(dir, 'nodes.yaml');

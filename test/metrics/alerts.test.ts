@@ -8,11 +8,12 @@ const rules = alertRules();
 const BUILTIN = new Set(['up', 'increase', 'absent', 'or', 'and', 'unless', 'rate', 'by', 'sum']);
 
 describe('the alert rules', () => {
-  it('hold the four alerts the runbook names', () => {
+  it("hold the four alerts the runbook names, and the refused nodes file's", () => {
     expect(rules.map((r) => r.alert).sort()).toEqual([
       'EnrollmentNameNotServed',
       'FleetInstallConfigMissing',
       'FleetInstallConfigRefetched',
+      'FleetInventoryChangeRefused',
       'FleetNodeBootedHookOSAfterInstall',
     ]);
   });

@@ -7,7 +7,7 @@ import { FleetError } from '../../shared/errors.js';
 import type { GroupPrefixes } from '../../shared/net/address-group.js';
 import { parseSubnet, type Subnet } from '../../shared/net/subnet.js';
 import { parseListenAddress, type ListenAddress } from '../http/listen-address.js';
-import { readOptions } from './options.js';
+import { readOptions } from '../../shared/options.js';
 import { SERVE_OPTIONS, serveUsage, type ServeOptionName } from './serve-options.js';
 
 export type InventoryConfig =

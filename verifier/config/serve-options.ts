@@ -2,7 +2,7 @@
  * `fleet serve`'s options (options.ts): `fleet serve --help` and docs/reference/serve.md print
  * them, and serve-config.ts turns what was given into the typed config the parts get.
  */
-import { type OptionDef, optionsUsage } from './options.js';
+import { type OptionDef, optionsUsage } from '../../shared/options.js';
 import { DEFAULT_SYSLOG_LISTEN, JOURNAL_SOCKET_OPTION, SYSLOG_LISTEN_HELP } from './syslog-options.js';
 
 /** In --help's order: what fleetd keeps, whom it asks, how it answers, what it drives, what it serves, what it hears. */

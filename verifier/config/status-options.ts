@@ -2,7 +2,7 @@
  * `fleet status`'s options (options.ts): the inventory and Tinkerbell's API as `fleet serve` names
  * them (the same definitions), then what to show and how.
  */
-import { type OptionDef, optionsUsage } from './options.js';
+import { type OptionDef, optionsUsage } from '../../shared/options.js';
 import { SERVE_OPTIONS } from './serve-options.js';
 
 /** The options fleet status shares with fleet serve: where the inventory and the runs are read. */

@@ -1,6 +1,6 @@
 /** `fleet syslog`'s flags, read once into typed values: every usage error is raised before anything binds. */
 import { type ListenAddress, parseListenAddress } from '../http/listen-address.js';
-import { readOptions } from './options.js';
+import { readOptions } from '../../shared/options.js';
 import { SYSLOG_OPTIONS } from './syslog-options.js';
 
 export interface SyslogCommandConfig {

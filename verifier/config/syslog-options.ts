@@ -4,7 +4,7 @@
  * take are defined here once.
  */
 import { DEFAULT_JOURNAL_SOCKET } from '../syslog/journal-socket.js';
-import { type OptionDef, optionsUsage } from './options.js';
+import { type OptionDef, optionsUsage } from '../../shared/options.js';
 
 export const DEFAULT_SYSLOG_LISTEN = '0.0.0.0:514';
 export const SYSLOG_LISTEN_HELP = "receive HookOS's syslog over UDP into the journal ([::]:514 for IPv4 and IPv6)";

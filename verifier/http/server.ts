@@ -44,6 +44,8 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** What a connection may hold before it asks anything (connection-guard.ts). */
   connections?: Partial<ConnectionLimits>;
+  /** What is wrong while fleetd still serves, for /healthz to say; none when healthy. */
+  degraded?: () => string[];
 }
 
 /**
@@ -87,7 +89,11 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     { bodyLimit: FINISH_BODY_LIMIT, schema: { body: FinishRequest, response: { 200: FinishResponse, '4xx': ErrorResponse } } },
     async (req) => opts.service.finish(req.body as FinishRequest, { peer: peerAddress(req.ip), requestId: req.id }),
   );
-  app.get('/healthz', async () => ({ ok: true }));
+  // Degraded is still up: fleetd answers, from its last good inventory, and says what is wrong.
+  app.get('/healthz', async () => {
+    const degraded = opts.degraded?.() ?? [];
+    return degraded.length ? { ok: true, degraded } : { ok: true };
+  });
   if (opts.installs) for (const kind of ['config', 'seed'] as const) documentRoute(app, opts.installs, kind);
   if (opts.metrics) {
     const registry = opts.metrics.registry;

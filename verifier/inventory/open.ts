@@ -6,11 +6,15 @@ import type { Db } from '../state/database.js';
 import { EmbeddedInventory } from './embedded/embedded.js';
 import { readNodesFile, type NodeClass } from './embedded/nodes-file.js';
 import type { Inventory } from './inventory.js';
+import type { NodesFileChange } from './embedded/nodes-file-source.js';
 import { NetBoxInventory } from './netbox/netbox-inventory.js';
 
-/** Opens the inventory the config names: the embedded nodes file, or NetBox (checked at once). */
-export async function openInventory(cfg: InventoryConfig, db: Db): Promise<Inventory> {
-  if (cfg.kind === 'embedded') return new EmbeddedInventory(cfg.nodesFile, db, { nodeNetwork: cfg.nodeNetwork });
+/**
+ * Opens the inventory the config names: the embedded nodes file, or NetBox (checked at once).
+ * `onChange` hears what became of each later change to the nodes file.
+ */
+export async function openInventory(cfg: InventoryConfig, db: Db, onChange?: (change: NodesFileChange) => void): Promise<Inventory> {
+  if (cfg.kind === 'embedded') return new EmbeddedInventory(cfg.nodesFile, db, { nodeNetwork: cfg.nodeNetwork, ...(onChange ? { onChange } : {}) });
   let token: string;
   try {
     token = (await readFile(cfg.tokenFile, 'utf8')).trim();
@@ -25,7 +29,7 @@ export async function openInventory(cfg: InventoryConfig, db: Db): Promise<Inven
 /** The class catalogue for NetBox mode: a file with a nodes file's `classes:` map, checked the same way. */
 async function readClasses(path: string | undefined): Promise<Map<string, NodeClass>> {
   if (!path) return new Map();
-  const { file, problems } = readNodesFile(await readFile(path, 'utf8'), path);
+  const { file, problems } = readNodesFile(await readFile(path, 'utf8'), path, { classesOnly: true });
   if (problems.length) throw new FleetError('nodes-invalid', `${path}: ${problems.map((p) => (p.where ? `${p.where}: ${p.message}` : p.message)).join('; ')}`);
   return file.classes;
 }

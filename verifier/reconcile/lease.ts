@@ -17,8 +17,10 @@ export class LeaderLease {
 
   /** True when this instance holds the lease now (acquired or renewed); false when another does. */
   async hold(): Promise<boolean> {
-    const now = new V1MicroTime(this.now());
     const lease = await this.kube.readLease(this.name);
+    // One clock reading, taken after the read: the expiry is judged at the time the write records.
+    const at = this.now();
+    const now = new V1MicroTime(at);
     try {
       if (!lease) {
         await this.kube.createLease({
@@ -31,7 +33,7 @@ export class LeaderLease {
       }
       const spec = lease.spec ?? {};
       const renewed = spec.renewTime ? new Date(spec.renewTime).getTime() : 0;
-      const expired = renewed + (spec.leaseDurationSeconds ?? this.durationS) * 1000 < this.now();
+      const expired = renewed + (spec.leaseDurationSeconds ?? this.durationS) * 1000 < at;
       const mine = spec.holderIdentity === this.identity;
       // A released lease names no holder: free at once, as client-go's leader election leaves it.
       if (!mine && !expired && spec.holderIdentity) return false;

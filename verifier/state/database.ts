@@ -82,6 +82,12 @@ const MIGRATIONS: string[] = [
      count INTEGER NOT NULL,
      last_at TEXT NOT NULL
    );`,
+  // The nodes-file change fleetd refused (it serves the last good one), for fleet status to show.
+  `CREATE TABLE inventory_refused (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     at TEXT NOT NULL,
+     body TEXT NOT NULL
+   );`,
 ];
 
 /**

@@ -1,11 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { FleetError, errorMessage } from '../../../shared/errors.js';
 import type { Verdict } from '../../../shared/wire/verdicts.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../../state/database.js';
 import type { AttestedFacts, Authorship, DesiredAction, Device, DeviceStatus, JournalEntry, JournalKind } from '../device.js';
 import { deriveDevice } from '../derive.js';
 import type { Inventory } from '../inventory.js';
-import { readNodesFile, type NodeClass, type NodeDecl, type NodesFile } from './nodes-file.js';
+import type { NodeClass, NodeDecl, NodesFile } from './nodes-file.js';
+import { NodesFileSource, type NodesFileChange } from './nodes-file-source.js';
 
 interface StateRow {
   status: DeviceStatus;
@@ -29,58 +29,56 @@ export interface DeviceRecord {
 
 /**
  * The inventory of a single machine and the demo: declarations from the lab's nodes file, read
- * again whenever it changes, and everything fleet writes in SQLite (status, MAC, attested facts,
+ * once per change (a change with problems is refused, and the last good one served), and everything fleet writes in SQLite (status, MAC, attested facts,
  * verdict, desired_action, journal), which survives restarts. The file is the git-reviewed source
  * of the binding, so its binding is authored by definition.
  */
 export class EmbeddedInventory implements Inventory {
-  private file: NodesFile | null = null;
-  private source = '';
-
+  /** The nodes file, read once per change (nodes-file-source.ts). */
+  readonly nodes: NodesFileSource;
   private readonly now: () => Date;
-  /** The node network fleetd names (`--node-network`), for addresses the file writes without a prefix. */
-  private readonly nodeNetwork: string | undefined;
+  /** Prepared once: `fleet status` asks them once per device, 10,000 times at the size the inventory must serve. */
+  private readonly stateQuery: Statement;
+  private readonly journalQuery: Statement;
 
   constructor(
     readonly nodesPath: string,
     private readonly db: Db,
-    opts: { nodeNetwork?: string | undefined; now?: () => Date } = {},
+    opts: { nodeNetwork?: string | undefined; now?: () => Date; onChange?: (change: NodesFileChange) => void } = {},
   ) {
     this.now = opts.now ?? (() => new Date());
-    this.nodeNetwork = opts.nodeNetwork;
-    this.declarations(); // refuse a broken file at start, not at the first boot
+    this.stateQuery = db.prepare('SELECT status, mac, verdict, attested, desired_action, last_run FROM device_state WHERE hostname = ?');
+    this.journalQuery = db.prepare('SELECT at, kind, message FROM journal WHERE hostname = ? ORDER BY id');
+    // Read at once: a broken file is refused at start, not at the first boot.
+    this.nodes = new NodesFileSource(nodesPath, {
+      ...opts,
+      onChange: (change) => {
+        this.recordChange(change);
+        opts.onChange?.(change);
+      },
+    });
   }
 
-  /**
-   * The declarations, parsed again whenever the file's contents changed (it is small; comparing
-   * contents misses no edit, as timestamps can). A file with problems is refused whole: no stale approvals.
-   */
-  private declarations(): NodesFile {
-    let source: string;
-    try {
-      source = readFileSync(this.nodesPath, 'utf8');
-    } catch (err) {
-      throw new FleetError('nodes-invalid', `cannot read the nodes file ${this.nodesPath}: ${errorMessage(err)}`);
-    }
-    if (source === this.source && this.file) return this.file;
-    this.file = null;
-    const { file, problems } = readNodesFile(source, this.nodesPath, this.nodeNetwork ? { nodeNetwork: this.nodeNetwork } : {});
-    if (problems.length) {
-      const list = problems.map((p) => (p.where ? `${p.where}: ${p.message}` : p.message)).join('; ');
-      throw new FleetError('nodes-invalid', `${this.nodesPath} has ${problems.length} problem(s); run fleet inventory check: ${list}`);
-    }
-    this.file = file;
-    this.source = source;
-    return file;
+  /** Keeps the refused change where `fleet status`, another process, reads it; a good one clears it. */
+  private recordChange(change: NodesFileChange): void {
+    if (change.outcome === 'reloaded') this.db.prepare('DELETE FROM inventory_refused').run();
+    else
+      this.db
+        .prepare('INSERT INTO inventory_refused (id, at, body) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at, body = excluded.body')
+        .run(this.now().toISOString(), JSON.stringify(change));
+  }
+
+  /** The change fleetd last refused and has not seen replaced by a good one, as it recorded it. */
+  static refusedChange(db: Db): { at: string; change: Extract<NodesFileChange, { outcome: 'refused' }> } | null {
+    const row = db.prepare('SELECT at, body FROM inventory_refused WHERE id = 1').get() as { at: string; body: string } | undefined;
+    return row ? { at: row.at, change: JSON.parse(row.body) } : null;
   }
 
   private stateOf(hostname: string): StateRow | undefined {
-    return this.db.prepare('SELECT status, mac, verdict, attested, desired_action, last_run FROM device_state WHERE hostname = ?').get(hostname) as
-      | StateRow
-      | undefined;
+    return this.stateQuery.get(hostname) as StateRow | undefined;
   }
 
-  private toDevice(decl: NodeDecl, file: NodesFile, row = this.stateOf(decl.hostname)): Device {
+  private toDevice(decl: NodeDecl, file: NodesFile, row: StateRow | undefined): Device {
     return deriveDevice(
       {
         id: decl.hostname,
@@ -105,19 +103,19 @@ export class EmbeddedInventory implements Inventory {
   }
 
   async deviceBySerial(serial: string): Promise<Device | null> {
-    const file = this.declarations();
-    const decl = file.nodes.find((n) => n.serial === serial);
-    return decl ? this.toDevice(decl, file) : null;
+    const { file, bySerial } = await this.nodes.declarations();
+    const decl = bySerial.get(serial);
+    return decl ? this.toDevice(decl, file, this.stateOf(decl.hostname)) : null;
   }
 
   async deviceByName(hostname: string): Promise<Device | null> {
-    const file = this.declarations();
-    const decl = file.nodes.find((n) => n.hostname === hostname);
-    return decl ? this.toDevice(decl, file) : null;
+    const { file, byName } = await this.nodes.declarations();
+    const decl = byName.get(hostname);
+    return decl ? this.toDevice(decl, file, this.stateOf(decl.hostname)) : null;
   }
 
   async listDevices(): Promise<Device[]> {
-    const file = this.declarations();
+    const { file } = await this.nodes.declarations();
     const rows = new Map(
       (
         this.db.prepare('SELECT hostname, status, mac, verdict, attested, desired_action, last_run FROM device_state').all() as Array<
@@ -129,7 +127,7 @@ export class EmbeddedInventory implements Inventory {
   }
 
   async classes(): Promise<Map<string, NodeClass>> {
-    return this.declarations().classes;
+    return (await this.nodes.declarations()).file.classes;
   }
 
   async bindingAuthorship(): Promise<Authorship> {
@@ -157,7 +155,7 @@ export class EmbeddedInventory implements Inventory {
   }
 
   async journalOf(device: Device): Promise<JournalEntry[]> {
-    return this.db.prepare('SELECT at, kind, message FROM journal WHERE hostname = ? ORDER BY id').all(device.hostname) as JournalEntry[];
+    return this.journalQuery.all(device.hostname) as JournalEntry[];
   }
 
   async setDesiredAction(device: Device, action: DesiredAction | null): Promise<void> {

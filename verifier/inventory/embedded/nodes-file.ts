@@ -1,7 +1,7 @@
 import { hostNameProblem } from '../../../shared/net/host-name.js';
 import { printable } from '../../../shared/text/terminal.js';
 import { isIP } from 'node:net';
-import { parseDocument } from 'yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
 import { EK_HASH_PATTERN } from '../../../shared/ek/hash.js';
 import { errorMessage } from '../../../shared/errors.js';
 import { PAYLOADS, type Payload } from '../../../shared/payloads.js';
@@ -84,20 +84,24 @@ function text(v: unknown): string | undefined {
  * named, an address may be written bare (`10.40.0.21`) and is read as `10.40.0.21/<its prefix>`;
  * every address must lie inside it and carry its prefix length. Without one, a bare address is a
  * problem. A malformed or conflicting network is a problem, and addresses are then not checked
- * against it.
+ * against it. A file without `nodes:` is a problem (an empty or truncated file), unless it is a
+ * class catalogue (`opts.classesOnly`).
  */
-export function readNodesFile(source: string, name = 'nodes file', opts: { nodeNetwork?: string } = {}): { file: NodesFile; problems: Problem[] } {
+export function readNodesFile(
+  source: string,
+  name = 'nodes file',
+  opts: { nodeNetwork?: string; classesOnly?: boolean } = {},
+): { file: NodesFile; problems: Problem[] } {
   const problems: Problem[] = [];
   const file: NodesFile = { models: [], classes: new Map(), nodes: [] };
-  const doc = parseDocument(source, { uniqueKeys: true });
-  for (const e of doc.errors) problems.push({ message: `${name} is not valid YAML: ${e.message.split('\n')[0]}` });
-  if (doc.errors.length) return { file, problems };
   let root: unknown;
   try {
-    // Aliases resolve only here: one before its anchor, or more than the library allows, throws.
-    root = doc.toJS() ?? {};
+    // js-yaml: an order of magnitude faster than the yaml library at 10,000 nodes, its duplicate-key
+    // check is linear, and aliases stay references (no expansion). The core schema: no timestamps,
+    // no merge keys, plain scalars as YAML 1.2 reads them.
+    root = load(source, { schema: CORE_SCHEMA }) ?? {};
   } catch (err) {
-    return { file, problems: [{ message: `${name} is not valid YAML: ${errorMessage(err)}` }] };
+    return { file, problems: [{ message: `${name} is not valid YAML: ${errorMessage(err).split('\n')[0]}` }] };
   }
   if (!isMap(root)) return { file, problems: [{ message: `${name} is not a map of models, classes and nodes` }] };
   for (const key of Object.keys(root))
@@ -114,6 +118,9 @@ export function readNodesFile(source: string, name = 'nodes file', opts: { nodeN
   if (!isMap(classes)) problems.push({ where: 'classes', message: 'classes is not a map keyed by class name' });
   else for (const [cname, c] of Object.entries(classes)) readClass(cname, c, file, problems);
 
+  // An empty or truncated file must not read as an inventory of no nodes: none is said as `nodes: {}`.
+  if ((root.nodes === undefined || root.nodes === null) && !opts.classesOnly)
+    problems.push({ where: 'nodes', message: `${name} declares no nodes: is it whole? (write nodes: {} to declare none)` });
   const nodes = root.nodes ?? {};
   if (!isMap(nodes)) {
     problems.push({ where: 'nodes', message: 'nodes is not a map keyed by host name' });
@@ -242,7 +249,17 @@ const NO_PREFIX_HELP = 'or name the node network (node_network: in the file, or 
 /** The file's `node_network:` and the caller's network, each checked, and checked against each other. */
 function nodeNetwork(inFile: unknown, fromCaller: string | undefined, problems: Problem[]): NetworkInEffect {
   const where = 'node_network';
-  const fileText = inFile === undefined || inFile === null ? undefined : typeof inFile === 'string' ? inFile : JSON.stringify(inFile);
+  // Never serialised whole: an alias may stand for a structure that expands without bound.
+  const fileText =
+    inFile === undefined || inFile === null
+      ? undefined
+      : typeof inFile === 'string'
+        ? inFile
+        : Array.isArray(inFile)
+          ? '[...]'
+          : isMap(inFile)
+            ? '{...}'
+            : String(inFile);
   const fileNet = fileText === undefined ? undefined : parseNetwork(fileText, 'node_network', (message) => problems.push({ where, message }));
   const callerNet = fromCaller === undefined ? undefined : parseNetwork(fromCaller, '--node-network', (message) => problems.push({ message }));
   const named = fileText !== undefined || fromCaller !== undefined;
