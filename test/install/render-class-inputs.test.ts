@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +65,40 @@ describe('fleet render-class-inputs', () => {
     expect(bad.stderr).toContain('[render-inputs-invalid]');
     const noGateway = await fleetCli('render-class-inputs', '--secrets', f.secrets, '--settings', f.secrets, '--out', f.out);
     expect(noGateway.code).not.toBe(0);
-    expect(noGateway.stderr).toContain('needs clusterName, endpoint, kubernetesVersion, network.gateway and classes');
+    expect(noGateway.stderr).toContain('clusterName is missing');
+    await expect(stat(f.out)).rejects.toThrow(/ENOENT/);
+  });
+});
+
+/** The settings example of docs/operations.md, as an operator copies it. */
+const DOCS_EXAMPLE = /```yaml\n# cluster-settings\.yaml\n([\s\S]*?)```/.exec(readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8'))![1]!;
+
+describe('fleet render-class-inputs reads its settings strictly', () => {
+  it("renders the docs' complete settings example", async () => {
+    const f = await files();
+    await writeFile(f.settings, DOCS_EXAMPLE);
+    const run = await fleetCli('render-class-inputs', '--secrets', f.secrets, '--settings', f.settings, '--out', f.out);
+    expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toContain(`${f.out}/cloud: seed inputs written`);
+    expect((await readClassInputs(f.out, 'worker')).network).toMatchObject({ gateway: '10.0.1.1', nameservers: ['10.0.1.1'] });
+  });
+
+  it.each([
+    [
+      'a class type misspelt',
+      (s: Record<string, unknown>) => ({ ...s, classes: { w: { type: 'wroker', installerImage: 'x' } } }),
+      'classes.w.type is not one of worker, controlplane, seed (it is "wroker")',
+    ],
+    ['nameservers at the top', (s: Record<string, unknown>) => ({ ...s, nameservers: ['10.0.1.1'] }), 'nameservers is not a setting (network.nameservers is)'],
+    ['one key missing', ({ kubernetesVersion: _, ...s }: Record<string, unknown>) => s, 'has 1 problem(s): kubernetesVersion is missing'],
+    ['a gateway that is no address', (s: Record<string, unknown>) => ({ ...s, network: { gateway: 'router' } }), 'network.gateway is not an IP address'],
+  ])('refuses %s, naming it, and writes nothing', async (_name, change, message) => {
+    const f = await files();
+    await writeFile(f.settings, stringify(change(parse(DOCS_EXAMPLE) as Record<string, unknown>)));
+    const run = await fleetCli('render-class-inputs', '--secrets', f.secrets, '--settings', f.settings, '--out', f.out);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain('[render-inputs-invalid]');
     await expect(stat(f.out)).rejects.toThrow(/ENOENT/);
   });
 });
