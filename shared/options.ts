@@ -13,28 +13,19 @@ export interface OptionDef {
   default?: string;
   /** An environment variable read when the option is not given. */
   env?: string;
-  /** May be given more than once (`--set A=1 --set B=2`): `all()` reads every value. */
-  multiple?: boolean;
   help: string;
 }
 
 /** The option every command takes. */
 export const HELP_OPTION = { name: 'help', help: 'print this and exit' } as const satisfies OptionDef;
 
-/**
- * A command as `fleet <command> --help` and docs/reference/cli.md describe it, and as
- * `readCommand` parses it: one definition for all three.
- */
+/** A command as its --help describes it and `readCommand` parses it: one definition for both. */
 export interface CommandDef<N extends string = string> {
-  /** The words after `fleet`: `inventory check`. */
+  /** The words after `fleet`: `render-class-inputs`. */
   command: string;
-  /** What follows them: `FILE [--node-network CIDR]`. */
+  /** What follows them: `--secrets FILE ...`. */
   synopsis: string;
-  /** What it does, for the reference page (Markdown). */
-  about: string;
   options: readonly (OptionDef & { name: N })[];
-  /** How many positional arguments it takes: none unless given. */
-  positionals?: { min: number; max: number };
   notes?: readonly string[];
 }
 
@@ -42,28 +33,16 @@ export interface CommandDef<N extends string = string> {
 export const commandUsage = (def: CommandDef): string => optionsUsage(`fleet ${def.command} ${def.synopsis}`, def.options, def.notes);
 
 /**
- * `args` read through the command's definition, or `help`. Anything the definition does not hold
- * (an unknown option, a value missing, too many or too few positionals) is a usage error that
- * names it, followed by the usage.
+ * `args` read through the command's definition, or `help`. What the definition does not hold (an
+ * unknown option, a value missing, a positional) is a usage error naming it, then the usage.
  */
-export function readCommand<N extends string>(
-  def: CommandDef<N>,
-  args: string[],
-  env: NodeJS.ProcessEnv = process.env,
-): (OptionReader<N> & { positionals: string[] }) | 'help' {
-  let reader: ReturnType<typeof readOptions<N>>;
-  let positionals: string[];
+export function readCommand<N extends string>(def: CommandDef<N>, args: string[], env: NodeJS.ProcessEnv = process.env): OptionReader<N> | 'help' {
   try {
-    ({ reader, positionals } = readArgs(def.options, args, env, true));
+    return readOptions(def.options, args, env);
   } catch (err) {
     if (err instanceof FleetError) throw err;
     throw new FleetError('usage', `${(err as Error).message}\n${commandUsage(def)}`);
   }
-  if (reader === 'help') return 'help';
-  const { min, max } = def.positionals ?? { min: 0, max: 0 };
-  if (positionals.length < min || positionals.length > max)
-    throw new FleetError('usage', `${positionals.length < min ? 'missing' : 'unexpected'} arguments (${positionals.length} given)\n${commandUsage(def)}`);
-  return { ...reader, positionals };
 }
 
 /** An option as --help and the reference page write it: `--name VALUE`. */
@@ -90,27 +69,14 @@ export interface OptionReader<N extends string> {
   defaulted(name: N): string;
   /** A positive number of seconds. */
   seconds(name: N): number;
-  /** Every value of an option that may be given more than once, in order. */
-  all(name: N): string[];
 }
 
 /** The reader over `args` and `env`, or `help` when --help was asked for (every definition list holds `help`). */
 export function readOptions<N extends string>(defs: readonly (OptionDef & { name: N })[], args: string[], env: NodeJS.ProcessEnv): OptionReader<N> | 'help' {
-  return readArgs(defs, args, env, false).reader;
-}
-
-function readArgs<N extends string>(
-  defs: readonly (OptionDef & { name: N })[],
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  allowPositionals: boolean,
-): { reader: OptionReader<N> | 'help'; positionals: string[] } {
-  const options = Object.fromEntries(
-    defs.map((o) => [o.name, { type: o.value ? ('string' as const) : ('boolean' as const), ...(o.multiple ? { multiple: true } : {}) }]),
-  );
-  const { values, positionals } = parseArgs({ args, options, strict: true, allowPositionals });
-  const got = values as Partial<Record<N, string | boolean | string[]>>;
-  if (got['help' as N]) return { reader: 'help', positionals };
+  const options = Object.fromEntries(defs.map((o) => [o.name, { type: o.value ? ('string' as const) : ('boolean' as const) }]));
+  const { values } = parseArgs({ args, options, strict: true });
+  const got = values as Partial<Record<N, string | boolean>>;
+  if (got['help' as N]) return 'help';
   const given = (name: N): string | undefined => {
     const v = got[name];
     return typeof v === 'string' ? v : undefined;
@@ -129,9 +95,5 @@ function readArgs<N extends string>(
     if (!(n > 0)) throw new FleetError('usage', `--${name} must be a positive number of seconds`);
     return n;
   };
-  const all = (name: N): string[] => {
-    const v = got[name];
-    return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
-  };
-  return { reader: { flag: (name) => got[name] === true, given, value, defaulted, seconds, all }, positionals };
+  return { flag: (name) => got[name] === true, given, value, defaulted, seconds };
 }

@@ -1,11 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { commandUsage, readCommand } from '../../shared/options.js';
+import { type CommandDef, commandUsage, HELP_OPTION, readCommand } from '../../shared/options.js';
 import { readClassSettings } from '../../verifier/install/class-settings.js';
-import { RENDER_CLASS_INPUTS } from '../command-defs.js';
 import { parse } from 'yaml';
 import { FleetError } from '../../shared/errors.js';
 import { renderClassInputs, renderSeedInputs, writeClassInputs, type TalosSecrets } from '../../verifier/install/class-inputs.js';
 import { writeSeedInputs } from '../../verifier/install/seed-inputs.js';
+
+const RENDER_CLASS_INPUTS = {
+  command: 'render-class-inputs',
+  synopsis: '--secrets FILE --settings FILE --out DIR',
+  options: [
+    { name: 'secrets', value: 'FILE', help: "the cluster's `talosctl gen secrets` bundle" },
+    { name: 'settings', value: 'FILE', help: "the cluster's settings (docs/operations.md holds a complete example)" },
+    { name: 'out', value: 'DIR', help: "where each class's inputs are written (fleet serve --class-inputs)" },
+    HELP_OPTION,
+  ],
+} as const satisfies CommandDef;
 
 /** `fleet render-class-inputs`: each class's Talos inputs (or, for a disk-image class, its seed's) from the cluster's secrets bundle and settings. */
 export async function run(args: string[]): Promise<number> {

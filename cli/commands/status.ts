@@ -43,10 +43,10 @@ export async function run(args: string[]): Promise<number> {
     const served = err instanceof FleetError && err.code === 'nodes-invalid' ? EmbeddedInventory.refusedChange(db) : null;
     db.close();
     // The file is broken now; what fleetd serves meanwhile is what the operator needs next.
-    if (served && err instanceof FleetError)
+    if (served)
       throw new FleetError(
         'nodes-invalid',
-        `${err.message}\nfleetd refused this change at ${served.at} and serves the ${served.change.kept} node(s) it read at ${served.change.keptSince}`,
+        `${(err as FleetError).message}\nfleetd refused this change at ${served.at} and serves the ${served.change.kept} node(s) it read at ${served.change.keptSince}`,
       );
     throw err;
   });

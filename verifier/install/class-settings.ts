@@ -9,12 +9,12 @@ import type { ClassSettings } from './class-inputs.js';
  * wroker`, a top-level `nameservers:`) stops the command instead of rendering inputs fleetd later
  * refuses, or dropping what nodes need.
  */
-type Shape = { kind: 'string' | 'strings' | 'ips' | 'map' } | { kind: 'one-of'; of: readonly string[] } | { kind: 'fields'; fields: Fields };
+type Shape = { kind: 'string' | 'strings' | 'ip' | 'ips' | 'map' } | { kind: 'one-of'; of: readonly string[] } | { kind: 'fields'; fields: Fields };
 type Fields = Record<string, { shape: Shape; required?: boolean }>;
 
 const str = { kind: 'string' } as const;
 const NETWORK: Fields = {
-  gateway: { shape: { kind: 'ips' }, required: true },
+  gateway: { shape: { kind: 'ip' }, required: true },
   nameservers: { shape: { kind: 'ips' } },
   podSubnets: { shape: { kind: 'strings' } },
   serviceSubnets: { shape: { kind: 'strings' } },
@@ -27,11 +27,9 @@ const TOP: Fields = {
   apiServerSANs: { shape: { kind: 'strings' } },
   classes: { shape: { kind: 'map' }, required: true },
 };
-const TALOS_CLASS: Fields = {
-  type: { shape: { kind: 'one-of', of: ['worker', 'controlplane', 'seed'] }, required: true },
-  installerImage: { shape: str, required: true },
-};
-const SEED_CLASS: Fields = { type: TALOS_CLASS.type!, userData: { shape: str }, data: { shape: { kind: 'map' } } };
+const CLASS_TYPE = { shape: { kind: 'one-of', of: ['worker', 'controlplane', 'seed'] }, required: true } as const;
+const TALOS_CLASS: Fields = { type: CLASS_TYPE, installerImage: { shape: str, required: true } };
+const SEED_CLASS: Fields = { type: CLASS_TYPE, userData: { shape: str }, data: { shape: { kind: 'map' } } };
 
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
@@ -45,10 +43,11 @@ function check(value: unknown, shape: Shape, path: string, problems: string[]): 
     case 'strings':
       if (!isStrings(value)) wrong('a list of strings');
       return;
+    case 'ip':
+      if (!(typeof value === 'string' && isIP(value))) wrong('an IP address');
+      return;
     case 'ips':
-      // network.gateway is one address; the lists are lists of them.
-      if (path.endsWith('gateway') ? !(typeof value === 'string' && isIP(value)) : !(isStrings(value) && value.every((x) => isIP(x))))
-        wrong(path.endsWith('gateway') ? 'an IP address' : 'a list of IP addresses');
+      if (!(isStrings(value) && value.every((x) => isIP(x)))) wrong('a list of IP addresses');
       return;
     case 'map':
       if (!isMap(value)) wrong('a map');

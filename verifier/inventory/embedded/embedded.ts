@@ -29,9 +29,10 @@ export interface DeviceRecord {
 
 /**
  * The inventory of a single machine and the demo: declarations from the lab's nodes file, read
- * once per change (a change with problems is refused, and the last good one served), and everything fleet writes in SQLite (status, MAC, attested facts,
- * verdict, desired_action, journal), which survives restarts. The file is the git-reviewed source
- * of the binding, so its binding is authored by definition.
+ * once per change (a change with problems is refused, and the last good one served), and
+ * everything fleet writes in SQLite (status, MAC, attested facts, verdict, desired_action,
+ * journal), which survives restarts. The file is the git-reviewed source of the binding, so its
+ * binding is authored by definition.
  */
 export class EmbeddedInventory implements Inventory {
   /** The nodes file, read once per change (nodes-file-source.ts). */
